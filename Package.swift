@@ -1,0 +1,93 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+/// Every Swift target runs in Swift 6 mode with nonisolated async functions running on the
+/// caller's actor, so a session's view models stay inside the session's isolation domain.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+    .enableUpcomingFeature("InferIsolatedConformances"),
+]
+
+let package = Package(
+    name: "Bindery",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "bindery", targets: ["bindery"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+    ],
+    targets: [
+        // libmicrohttpd from Debian, linked through pkg-config.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        // The thin C shim: what Swift cannot call directly (variadic functions, option lists).
+        .target(name: "CBinderyShim", dependencies: ["CMicroHTTPD"]),
+        // HTTP server: request/response values, router, problems, streaming, static files.
+        .target(
+            name: "BinderyHTTP",
+            dependencies: [
+                "CBinderyShim",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // View-model runtime: inputs, outputs, commands, versions, activation. No HTTP inside.
+        .target(name: "BinderyRuntime", swiftSettings: strictSettings),
+        // Fake upstream provider: fixtures, latency, seeded failures. No HTTP inside.
+        .target(
+            name: "BinderyUpstream",
+            resources: [.copy("Fixtures")],
+            swiftSettings: strictSettings
+        ),
+        // Features: form, list and gallery view models. No HTTP inside.
+        .target(
+            name: "BinderyFeatures",
+            dependencies: ["BinderyRuntime", "BinderyUpstream"],
+            swiftSettings: strictSettings
+        ),
+        // Binding layer: sessions, routes to view models, snapshots, events, the application.
+        .target(
+            name: "BinderyBinding",
+            dependencies: [
+                "BinderyHTTP", "BinderyRuntime", "BinderyFeatures", "BinderyUpstream",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The `bindery` command.
+        .executableTarget(
+            name: "bindery",
+            dependencies: [
+                "BinderyBinding",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "BinderyHTTPTests", dependencies: ["BinderyHTTP"], swiftSettings: strictSettings),
+        .testTarget(name: "BinderyRuntimeTests", dependencies: ["BinderyRuntime"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "BinderyUpstreamTests",
+            dependencies: ["BinderyUpstream", .product(name: "Clocks", package: "swift-clocks")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "BinderyFeaturesTests",
+            dependencies: ["BinderyFeatures", "BinderyUpstream", .product(name: "Clocks", package: "swift-clocks")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "BinderyIntegrationTests",
+            dependencies: ["BinderyBinding", "BinderyHTTP", "BinderyUpstream"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

@@ -1,0 +1,21 @@
+/// Why an operation on a view model was refused. Every case leaves the view model unchanged.
+public enum ViewModelError: Error, Sendable, Equatable {
+    /// No view model lives at this path.
+    case notFound(path: String)
+    /// A write was not a JSON object.
+    case patchNotAnObject
+    /// A write named an input the view model does not have.
+    case unknownInput(name: String)
+    /// A write gave an input a value of the wrong type or out of range.
+    case invalidInput(name: String, reason: String)
+    /// A conditional write named a version that is no longer current.
+    case versionMismatch(expected: String, current: Int)
+    /// The view model has no command of this name.
+    case unknownCommand(name: String)
+    /// The command's body was not what the command takes.
+    case invalidArgument(command: String, reason: String)
+    /// The command is disabled right now (`enabled` is false).
+    case commandDisabled(name: String)
+    /// The command is already executing; commands run one at a time.
+    case commandExecuting(name: String)
+}

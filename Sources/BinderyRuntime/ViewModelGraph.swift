@@ -1,0 +1,303 @@
+import Foundation
+import Synchronization
+
+/// A session's live graph of view models: one isolation domain that owns every view model,
+/// its versions and its watchers.
+///
+/// All reads and writes of a session go through here; nothing here knows about HTTP.
+public actor ViewModelGraph {
+    /// The latest snapshots, readable without a hop onto this actor.
+    public nonisolated let board = SnapshotBoard()
+
+    private let roots: any ViewModelRoots
+    private let clock: any Clock<Duration>
+    private let encoder: JSONEncoder
+    private var rootModels: [String: any ViewModel] = [:]
+    private var hosts: [String: ViewModelHost] = [:]
+    private var commandCancellers: [Int: @Sendable () -> Void] = [:]
+    private var nextID = 0
+    private var isClosed = false
+    private nonisolated let flushPending = Atomic<Bool>(false)
+
+    /// Creates a graph whose root view models are built on first use by `roots`.
+    public init(roots: any ViewModelRoots, clock: any Clock<Duration> = ContinuousClock()) {
+        self.roots = roots
+        self.clock = clock
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        self.encoder = encoder
+    }
+
+    // MARK: Reading and writing
+
+    /// The current snapshot of the view model at `path`.
+    public func snapshot(_ path: String) throws(ViewModelError) -> EncodedSnapshot {
+        let host = try host(at: path)
+        flush()
+        return host.encoded
+    }
+
+    /// Writes inputs from a JSON merge patch; all or nothing.
+    ///
+    /// `ifMatch` is the `If-Match` header value; a stale version refuses the write.
+    public func write(_ path: String, patch: JSONValue, ifMatch: String? = nil) throws(ViewModelError) -> EncodedSnapshot {
+        let host = try host(at: path)
+        flush()
+        try Self.check(ifMatch, against: host.encoded)
+        guard let members = patch.objectValue else { throw .patchNotAnObject }
+        let inputs = host.viewModel.inputs
+        var assignments: [() -> Void] = []
+        for (name, value) in members.sorted(by: { $0.key < $1.key }) {
+            guard let input = inputs.first(where: { $0.name == name }) else {
+                throw .unknownInput(name: name)
+            }
+            assignments.append(try input.prepare(value))
+        }
+        assignments.forEach { $0() }
+        flush()
+        return host.encoded
+    }
+
+    /// Executes a command, waiting up to `wait` for it to finish.
+    ///
+    /// Immediate commands always finish before this returns. Deferred ones keep running in the
+    /// background past the wait; their end shows in later snapshots and events.
+    public func execute(
+        _ path: String, command name: String, argument: JSONValue?, wait: Duration = .zero
+    ) async throws(ViewModelError) -> CommandOutcome {
+        let host = try host(at: path)
+        guard let command = host.viewModel.command(named: name) else { throw .unknownCommand(name: name) }
+        let work = try command.begin(argument)
+        if case .immediate = work {
+            let result = await command.finish(work)
+            flush()
+            return outcome(result, snapshot: host.encoded)
+        }
+        flush()
+        let id = makeID()
+        let done = Task { [self] in
+            let result = await command.finish(work)
+            self.commandFinished(id)
+            return result
+        }
+        commandCancellers[id] = { done.cancel() }
+        guard wait > .zero, let result = await Self.value(of: done, waitingUpTo: wait, on: clock) else {
+            return .running(latest(path, fallback: host))
+        }
+        return outcome(result, snapshot: latest(path, fallback: host))
+    }
+
+    // MARK: Watching
+
+    /// Starts watching `path`: `send` gets every new version, starting with the current one
+    /// unless the watcher already has it (`after` equals the current version).
+    ///
+    /// The first watcher makes the view model active. Returns an id for ``unwatch(_:id:)``.
+    public func watch(
+        _ path: String,
+        after: Int?,
+        send: @escaping @Sendable (EncodedSnapshot) -> Void,
+        end: @escaping @Sendable () -> Void
+    ) throws(ViewModelError) -> Int {
+        let host = try host(at: path)
+        if host.watchers.isEmpty { activate(host) }
+        flush()
+        let id = makeID()
+        host.watchers[id] = .init(send: send, end: end)
+        if after != host.version { send(host.encoded) }
+        return id
+    }
+
+    /// Stops a watch; when the last watcher leaves, the view model becomes inactive and the
+    /// work it started on activation is cancelled.
+    public func unwatch(_ path: String, id: Int) {
+        guard let host = hosts[path], host.watchers.removeValue(forKey: id) != nil else { return }
+        if host.watchers.isEmpty {
+            host.activation?.cancel()
+            host.activation = nil
+            host.setActive(false)
+        }
+        flush()
+    }
+
+    /// Waits up to `wait` for a version newer than `version`; nil when none came in time.
+    public func snapshot(
+        _ path: String, after version: Int, waitingUpTo wait: Duration
+    ) async throws(ViewModelError) -> EncodedSnapshot? {
+        let host = try host(at: path)
+        flush()
+        if host.version != version { return host.encoded }
+        guard wait > .zero else { return nil }
+        let id = makeID()
+        let clock = clock
+        let timer = Task { [weak self] in
+            try? await clock.sleep(for: wait)
+            await self?.resumeWaiter(path, id: id, with: nil)
+        }
+        defer { timer.cancel() }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                host.waiters[id] = continuation
+            }
+        } onCancel: {
+            Task { await self.resumeWaiter(path, id: id, with: nil) }
+        }
+    }
+
+    /// Ends the session's graph: cancels running work, ends watches and pending waits.
+    public func close() {
+        isClosed = true
+        commandCancellers.values.forEach { $0() }
+        commandCancellers.removeAll()
+        for host in hosts.values {
+            host.activation?.cancel()
+            host.watchers.values.forEach { $0.end() }
+            host.watchers.removeAll()
+            host.waiters.values.forEach { $0.resume(returning: nil) }
+            host.waiters.removeAll()
+        }
+        board.removeAll()
+    }
+
+    /// Runs `body` with the view model at `path`, inside this graph's isolation domain.
+    ///
+    /// For in-process callers and tests that need to look at a view model directly.
+    public func inspect<Value: Sendable>(_ path: String, _ body: (any ViewModel) -> Value) throws(ViewModelError) -> Value {
+        body(try host(at: path).viewModel)
+    }
+
+    /// The number of open watches across the graph.
+    public var watcherCount: Int { hosts.values.reduce(0) { $0 + $1.watchers.count } }
+
+    // MARK: Propagation
+
+    /// Re-renders every view model that changed, publishes new versions and notifies watchers.
+    public func flush() {
+        flushPending.store(false, ordering: .sequentiallyConsistent)
+        guard !isClosed else { return }
+        // A parent's new version may rebuild its children, whose hosts then change in turn.
+        for _ in 0..<3 {
+            var changed = false
+            for host in hosts.values {
+                guard let snapshot = host.refresh(using: encoder) else { continue }
+                changed = true
+                board.publish(snapshot)
+                host.watchers.values.forEach { $0.send(snapshot) }
+                host.waiters.values.forEach { $0.resume(returning: snapshot) }
+                host.waiters.removeAll()
+            }
+            guard changed, reconcileChildren() else { return }
+        }
+    }
+
+    /// Schedules a flush on the actor; many changes in a row cause one flush.
+    private nonisolated func scheduleFlush() {
+        guard !flushPending.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        Task { await self.flush() }
+    }
+
+    /// Re-resolves child hosts after their parents changed and swaps rebuilt children in.
+    ///
+    /// Returns whether any child was swapped. A child that no longer exists keeps its last
+    /// snapshot for its watchers; new requests for its path get a 404.
+    private func reconcileChildren() -> Bool {
+        var swapped = false
+        for (path, host) in hosts where path.contains("/") {
+            guard let model = resolve(path), model !== host.viewModel else { continue }
+            host.replace(with: model)
+            swapped = true
+        }
+        return swapped
+    }
+
+    // MARK: Helpers
+
+    private func host(at path: String) throws(ViewModelError) -> ViewModelHost {
+        guard !isClosed, let model = resolve(path) else { throw .notFound(path: path) }
+        if let host = hosts[path] {
+            if host.viewModel !== model { host.replace(with: model) }
+            return host
+        }
+        let board = board
+        let signal = ChangeSignal { [weak self] in
+            board.invalidate(path)
+            self?.scheduleFlush()
+        }
+        let host = ViewModelHost(path: path, viewModel: model, firstVersion: 1, signal: signal)
+        hosts[path] = host
+        return host
+    }
+
+    private func resolve(_ path: String) -> (any ViewModel)? {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard let name = segments.first, segments.allSatisfy({ !$0.isEmpty }) else { return nil }
+        let root: any ViewModel
+        if let existing = rootModels[name] {
+            root = existing
+        } else {
+            guard roots.names.contains(name), let made = roots.makeRoot(named: name) else { return nil }
+            rootModels[name] = made
+            root = made
+        }
+        return segments.count == 1 ? root : root.child(at: segments[1...])
+    }
+
+    private func activate(_ host: ViewModelHost) {
+        host.setActive(true)
+        let model = host.viewModel
+        // Capturing `self` isolates the task to this actor, where the view model lives.
+        host.activation = Task { [self] in
+            guard !isClosed else { return }
+            await model.whileActive()
+        }
+    }
+
+    private func commandFinished(_ id: Int) {
+        commandCancellers[id] = nil
+        flush()
+    }
+
+    private func resumeWaiter(_ path: String, id: Int, with snapshot: EncodedSnapshot?) {
+        hosts[path]?.waiters.removeValue(forKey: id)?.resume(returning: snapshot)
+    }
+
+    private func latest(_ path: String, fallback: ViewModelHost) -> EncodedSnapshot {
+        flush()
+        return (hosts[path] ?? fallback).encoded
+    }
+
+    private func outcome(_ result: Result<CommandResult, ExecutionFailure>, snapshot: EncodedSnapshot) -> CommandOutcome {
+        switch result {
+        case .success(let value): .completed(snapshot, value)
+        case .failure(let failure): .failed(snapshot, failure)
+        }
+    }
+
+    private func makeID() -> Int {
+        nextID += 1
+        return nextID
+    }
+
+    private static func check(_ ifMatch: String?, against snapshot: EncodedSnapshot) throws(ViewModelError) {
+        guard let ifMatch else { return }
+        let tags = ifMatch.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        if tags.contains("*") || tags.contains(snapshot.etag) || tags.contains("W/\(snapshot.etag)") { return }
+        throw .versionMismatch(expected: ifMatch, current: snapshot.version)
+    }
+
+    /// The task's value if it arrives within `wait` on `clock`, else nil (the task goes on).
+    private static func value<Value: Sendable>(
+        of task: Task<Value, Never>, waitingUpTo wait: Duration, on clock: any Clock<Duration>
+    ) async -> Value? {
+        await withTaskGroup(of: Value?.self) { group in
+            group.addTask { await task.value }
+            group.addTask {
+                try? await clock.sleep(for: wait)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Observation
+
+/// One view model as Bindery serves it: its path, version, encoded snapshot and watchers.
+///
+/// A host lives inside its session's ``ViewModelGraph`` and is only touched from there.
+/// Rendering runs under `withObservationTracking`, so any later change to state the snapshot
+/// read fires the host's ``ChangeSignal``; the graph then re-renders, and only a snapshot that
+/// differs from the last one gets a new version and a new encoding.
+final class ViewModelHost {
+    /// A client watching this view model (an event stream).
+    struct Watcher {
+        /// Delivers a new version.
+        let send: @Sendable (EncodedSnapshot) -> Void
+        /// Ends the watch from the server's side (session closed).
+        let end: @Sendable () -> Void
+    }
+
+    let path: String
+    private(set) var viewModel: any ViewModel
+    let signal: ChangeSignal
+    private(set) var version: Int
+    private(set) var encoded: EncodedSnapshot
+    private var body: JSONValue = .null
+    var watchers: [Int: Watcher] = [:]
+    var waiters: [Int: CheckedContinuation<EncodedSnapshot?, Never>] = [:]
+    var activation: Task<Void, Never>?
+    private(set) var isActive = false
+
+    /// Hosts `viewModel` at `path`; the first refresh renders version `firstVersion`.
+    init(path: String, viewModel: any ViewModel, firstVersion: Int, signal: ChangeSignal) {
+        self.path = path
+        self.viewModel = viewModel
+        self.signal = signal
+        self.version = firstVersion - 1
+        self.encoded = EncodedSnapshot(path: path, version: firstVersion - 1, bytes: [])
+    }
+
+    /// Replaces the hosted view model (its parent rebuilt it); the next refresh shows it.
+    func replace(with viewModel: any ViewModel) {
+        self.viewModel = viewModel
+        signal.fire()
+    }
+
+    /// Sets whether someone watches the view model; `active` is part of the snapshot.
+    func setActive(_ active: Bool) {
+        guard active != isActive else { return }
+        isActive = active
+        signal.fire()
+    }
+
+    /// Re-renders if anything the last render read has changed.
+    ///
+    /// Returns the new snapshot when the rendered state differs from the previous version's.
+    func refresh(using encoder: JSONEncoder) -> EncodedSnapshot? {
+        guard signal.takeDirty() else { return nil }
+        let rendered = withObservationTracking {
+            render()
+        } onChange: { [signal] in
+            signal.fire()
+        }
+        guard rendered != body else { return nil }
+        body = rendered
+        version += 1
+        var document = rendered.objectValue ?? [:]
+        document["version"] = .int(version)
+        let bytes = (try? encoder.encode(JSONValue.object(document))).map { [UInt8]($0) } ?? []
+        encoded = EncodedSnapshot(path: path, version: version, bytes: bytes)
+        return encoded
+    }
+
+    /// The snapshot's members, without the version.
+    private func render() -> JSONValue {
+        let model = viewModel
+        return .object([
+            "path": .string(path),
+            "inputs": .object(Dictionary(uniqueKeysWithValues: model.inputs.map { ($0.name, $0.value) })),
+            "outputs": .object(model.outputs),
+            "commands": .object(Dictionary(uniqueKeysWithValues: model.commands.map { ($0.name, $0.json) })),
+            "active": .bool(isActive),
+        ])
+    }
+}
