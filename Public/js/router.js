@@ -1,0 +1,56 @@
+// router.js — client-side routing with the History API. Page URL "/X" shows the view model at
+// "/api/views/X"; the server serves index.html for every such URL, so each screen is shareable
+// and the browser's back button works.
+
+// [pattern, screen module]. The view path is always the page path without its leading slash.
+const ROUTES = [
+  [/^\/$/, './screens/home.js'],
+  [/^\/form$/, './screens/form.js'],
+  [/^\/list$/, './screens/list.js'],
+  [/^\/list\/items\/[^/]+$/, './screens/item.js'],
+  [/^\/gallery$/, './screens/gallery.js'],
+  [/^\/gallery\/photos\/\d+$/, './screens/photo.js'],
+];
+
+export function match(pathname) {
+  for (const [pattern, module] of ROUTES) {
+    if (pattern.test(pathname)) return { module, viewPath: pathname.slice(1) };
+  }
+  return null;
+}
+
+/**
+ * Starts routing. render(url) is called for the first page and on every navigation; it must
+ * return a promise. Returns navigate(url, {replace}).
+ */
+export function startRouter(render) {
+  const navigate = (url, { replace = false } = {}) => {
+    const target = new URL(url, location.href);
+    if (target.origin !== location.origin) { location.assign(target.href); return; }
+    const href = target.pathname + target.search + target.hash;
+    if (href === location.pathname + location.search + location.hash && !replace) return;
+    if (replace) history.replaceState({}, '', href); else history.pushState({}, '', href);
+    render(target);
+  };
+
+  // Same-origin links navigate in-page, unless modified clicks or opted out (data-native).
+  document.addEventListener('click', (event) => {
+    if (event.defaultPrevented || event.button !== 0) return;
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const a = event.target.closest('a[href]');
+    if (!a || a.target || a.hasAttribute('download') || a.hasAttribute('data-native')) return;
+    const url = new URL(a.href, location.href);
+    if (url.origin !== location.origin || url.pathname.startsWith('/api/')) return;
+    event.preventDefault();
+    navigate(url.href);
+  });
+
+  window.addEventListener('popstate', () => render(new URL(location.href)));
+
+  // Normalise a trailing slash ("/form/" -> "/form") once, then render the first page.
+  if (location.pathname.length > 1 && location.pathname.endsWith('/')) {
+    history.replaceState({}, '', location.pathname.replace(/\/+$/, '') + location.search + location.hash);
+  }
+  render(new URL(location.href));
+  return navigate;
+}

@@ -1,0 +1,66 @@
+// Upstream panel: latency and failure rate per fake-upstream endpoint (GET/PATCH /api/upstream).
+// Not a view model, so it uses the API directly instead of the binder.
+
+import * as api from '../api.js';
+import { instantiate } from '../binder.js';
+
+const FIELDS = ['latencyMs', 'failureRate'];
+
+export function mountUpstreamPanel(section, ctx) {
+  const form = section.querySelector('#upstream-form');
+  const list = section.querySelector('#upstream-endpoints');
+  const status = section.querySelector('#upstream-status');
+  let config = null;
+
+  const show = (next) => {
+    config = next;
+    section.querySelector('#upstream-seed').textContent = next.seed ?? '–';
+    list.replaceChildren(...Object.entries(next.endpoints || {}).map(([name, settings]) => {
+      const fieldset = instantiate('tpl-upstream-endpoint').firstElementChild;
+      fieldset.dataset.endpoint = name;
+      fieldset.querySelector('legend').textContent = name;
+      for (const field of FIELDS) {
+        const input = fieldset.querySelector(`[name="${field}"]`);
+        input.id = `upstream-${name}-${field}`;
+        input.value = settings[field] ?? '';
+      }
+      return fieldset;
+    }));
+  };
+
+  // Only what changed goes into the merge patch.
+  const collectPatch = () => {
+    const endpoints = {};
+    for (const fieldset of list.querySelectorAll('fieldset[data-endpoint]')) {
+      const name = fieldset.dataset.endpoint;
+      for (const field of FIELDS) {
+        const input = fieldset.querySelector(`[name="${field}"]`);
+        if (input.value === '') continue;
+        const value = Number(input.value);
+        if (!Number.isFinite(value) || value === config.endpoints[name][field]) continue;
+        (endpoints[name] ||= {})[field] = field === 'latencyMs' ? Math.round(value) : value;
+      }
+    }
+    return Object.keys(endpoints).length ? { endpoints } : null;
+  };
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    if (!config) return;
+    const patch = collectPatch();
+    if (!patch) { status.textContent = 'Nothing changed.'; return; }
+    status.textContent = 'Saving…';
+    try {
+      show(await api.patchUpstream(patch));
+      status.textContent = 'Saved.';
+    } catch (err) {
+      status.textContent = '';
+      ctx.notify({ title: 'Upstream not changed', message: api.describeError(err) });
+    }
+  });
+
+  api.getUpstream().then(show).catch((err) => {
+    status.textContent = `Unavailable: ${api.describeError(err)}`;
+  });
+  return {};
+}

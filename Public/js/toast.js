@@ -1,0 +1,45 @@
+// toast.js — non-blocking, dismissible error notices (the seed's UIAlertController, minus the
+// modality). Each toast is role="alert" inside an aria-live region; "OK" or Escape dismisses it.
+
+import { instantiate } from './binder.js';
+
+const MAX_TOASTS = 3;
+
+export function showToast({ title = 'Error', message = '' } = {}) {
+  const region = document.getElementById('toasts');
+  if (!region) return null;
+  // The same message twice in a row is one toast, not a pile.
+  for (const existing of region.querySelectorAll('.toast')) {
+    if (existing.dataset.message === message && existing.dataset.title === title) {
+      existing.classList.remove('toast-bump');
+      void existing.offsetWidth; // restart the CSS animation
+      existing.classList.add('toast-bump');
+      return existing;
+    }
+  }
+  const toast = instantiate('tpl-toast').firstElementChild;
+  toast.dataset.title = title;
+  toast.dataset.message = message;
+  toast.querySelector('.toast-title').textContent = title;
+  toast.querySelector('.toast-message').textContent = message;
+  toast.querySelector('.toast-dismiss').addEventListener('click', () => dismiss(toast));
+  region.append(toast);
+  while (region.children.length > MAX_TOASTS) region.firstElementChild.remove();
+  return toast;
+}
+
+export function dismiss(toast) {
+  const hadFocus = toast.contains(document.activeElement);
+  toast.remove();
+  if (hadFocus) document.getElementById('main')?.focus({ preventScroll: true });
+}
+
+export function dismissAll() {
+  for (const toast of document.querySelectorAll('#toasts .toast')) dismiss(toast);
+}
+
+document.addEventListener('keydown', (event) => {
+  if (event.key !== 'Escape') return;
+  const last = document.querySelector('#toasts .toast:last-child');
+  if (last) dismiss(last);
+});

@@ -1,0 +1,85 @@
+import BinderyFeatures
+import BinderyHTTP
+import BinderyUpstream
+import Logging
+import Synchronization
+
+/// A Bindery server: the HTTP server, the sessions and their view models, the fake upstream.
+///
+/// `bindery` and the integration tests build it the same way.
+public final class BinderyApplication: Sendable {
+    /// The configuration it was built with.
+    public let configuration: BinderyConfiguration
+    /// The live sessions.
+    public let sessions: SessionStore
+    /// The open event streams.
+    public let streams: EventStreams
+    /// The fake upstream provider shared by all sessions.
+    public let upstream: UpstreamProvider
+    private let server: HTTPServer
+    private let logger: Logger
+    private let clock: any Clock<Duration>
+    private let background = Mutex<[Task<Void, Never>]>([])
+    private let readiness = ReadinessFlag()
+
+    /// Builds the application; nothing listens until ``start()``.
+    ///
+    /// `clock` drives the upstream's latency, heartbeats and sweeps (tests may inject their own).
+    public init(configuration: BinderyConfiguration, logger: Logger, clock: any Clock<Duration> = ContinuousClock()) {
+        self.configuration = configuration
+        self.logger = logger
+        self.clock = clock
+        let upstream = UpstreamProvider(settings: configuration.upstream, clock: clock)
+        let roots = FeatureRoots(upstream: upstream, log: { [logger] message in logger.warning("\(message)") })
+        let sessions = SessionStore(limits: configuration.sessions, roots: roots)
+        let streams = EventStreams(limits: configuration.streams)
+        self.upstream = upstream
+        self.sessions = sessions
+        self.streams = streams
+        let readiness = readiness
+        let router = BinderyRoutes(
+            configuration: configuration, sessions: sessions, streams: streams, upstream: upstream,
+            ready: { readiness.isReady }
+        ).router()
+        server = HTTPServer(configuration: configuration.server, responder: router, logger: logger)
+    }
+
+    /// Starts listening and the background work (heartbeats, session sweeps).
+    ///
+    /// Returns the bound port (useful with port 0).
+    @discardableResult
+    public func start() throws -> Int {
+        try server.start()
+        readiness.set(true)
+        let streams = streams
+        let sessions = sessions
+        let clock = clock
+        let interval = configuration.sweepInterval
+        background.withLock { tasks in
+            tasks.append(Task { await streams.runHeartbeats(clock: clock) })
+            tasks.append(Task {
+                while !Task.isCancelled {
+                    do { try await clock.sleep(for: interval) } catch { return }
+                    sessions.sweep()
+                }
+            })
+        }
+        logger.info("Bindery listening", metadata: ["http.port": "\(server.port)"])
+        return server.port
+    }
+
+    /// The port the server listens on.
+    public var port: Int { server.port }
+
+    /// Stops cleanly: ends every event stream, closes sessions, then stops the server.
+    public func shutdown() async {
+        readiness.set(false)
+        background.withLock { tasks in
+            tasks.forEach { $0.cancel() }
+            tasks.removeAll()
+        }
+        sessions.closeAll()
+        await server.shutdown()
+        logger.info("Bindery stopped")
+    }
+}

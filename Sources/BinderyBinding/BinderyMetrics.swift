@@ -1,0 +1,75 @@
+import CoreMetrics
+import Prometheus
+
+/// Bindery's Prometheus metrics, recorded through swift-metrics with an explicit factory.
+///
+/// Each application owns its registry, so tests can run several servers in one process and no
+/// global metrics system has to be bootstrapped.
+public final class BinderyMetrics: Sendable {
+    private let registry = PrometheusCollectorRegistry()
+    private let factory: PrometheusMetricsFactory
+    private let sessions: CoreMetrics.Gauge
+    private let streams: CoreMetrics.Gauge
+
+    /// Creates an empty registry.
+    public init() {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [
+            .microseconds(100), .microseconds(500), .milliseconds(1), .milliseconds(5), .milliseconds(25),
+            .milliseconds(100), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(10),
+        ]
+        self.factory = factory
+        sessions = CoreMetrics.Gauge(label: "bindery_sessions_live", dimensions: [], factory: factory)
+        streams = CoreMetrics.Gauge(label: "bindery_event_streams_open", dimensions: [], factory: factory)
+    }
+
+    /// Counts a request by route and status and records its duration by route.
+    public func request(route: String, method: String, status: Int, duration: Duration) {
+        CoreMetrics.Counter(
+            label: "bindery_http_requests_total",
+            dimensions: [("route", route), ("method", method), ("status", String(status))], factory: factory
+        ).increment()
+        CoreMetrics.Timer(label: "bindery_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
+            .recordNanoseconds(duration.nanoseconds)
+    }
+
+    /// Counts a command execution and, when it failed, the failure.
+    public func command(path: String, name: String, failed: Bool) {
+        let dimensions = [("view_model", Self.pattern(of: path)), ("command", name)]
+        CoreMetrics.Counter(label: "bindery_command_executions_total", dimensions: dimensions, factory: factory).increment()
+        if failed {
+            CoreMetrics.Counter(label: "bindery_command_failures_total", dimensions: dimensions, factory: factory).increment()
+        }
+    }
+
+    /// Records an upstream call's latency and, when it failed, the failure.
+    public func upstream(endpoint: String, duration: Duration, failed: Bool) {
+        CoreMetrics.Timer(label: "bindery_upstream_call_duration_seconds", dimensions: [("endpoint", endpoint)], factory: factory)
+            .recordNanoseconds(duration.nanoseconds)
+        if failed {
+            CoreMetrics.Counter(label: "bindery_upstream_failures_total", dimensions: [("endpoint", endpoint)], factory: factory).increment()
+        }
+    }
+
+    /// The exposition text, with the live gauges set to the given counts first.
+    public func exposition(liveSessions: Int, openStreams: Int) -> [UInt8] {
+        sessions.record(liveSessions)
+        streams.record(openStreams)
+        return registry.emitToBuffer()
+    }
+
+    /// A view-model path as a bounded label: `list/items/scenic-1` -> `list/items/{id}`.
+    static func pattern(of path: String) -> String {
+        let segments = path.split(separator: "/")
+        guard segments.count > 2 else { return path }
+        return "\(segments[0])/\(segments[1])/{id}"
+    }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds (saturating).
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds.multipliedReportingOverflow(by: 1_000_000_000).partialValue + attoseconds / 1_000_000_000
+    }
+}

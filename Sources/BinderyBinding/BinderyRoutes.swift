@@ -1,0 +1,45 @@
+import BinderyFeatures
+import BinderyHTTP
+import BinderyUpstream
+import HTTPTypes
+
+/// The route table: which URL goes to which responder.
+struct BinderyRoutes {
+    let configuration: BinderyConfiguration
+    let sessions: SessionStore
+    let streams: EventStreams
+    let upstream: UpstreamProvider
+    let ready: @Sendable () -> Bool
+
+    /// Builds the router. API routes come first; static files catch what is left.
+    func router() -> Router {
+        var router = Router()
+        let resolver = SessionResolver(store: sessions)
+        router.add(.post, "/api/sessions", SessionRoutes(store: sessions))
+        router.add(.get, "/api/views", ScreenCatalog(screens: FeatureRoots.screens))
+        let views = ViewRoutes(sessions: resolver, streams: streams, defaultLongPollWait: configuration.longPollWait)
+        for method in [.get, .patch, .post] as [HTTPRequest.Method] {
+            router.add(method, "/api/views/{rest...}", views)
+        }
+        if configuration.upstreamControl {
+            let settings = UpstreamSettingsRoutes(upstream: upstream)
+            router.add(.get, "/api/upstream", settings)
+            router.add(.patch, "/api/upstream", settings)
+        }
+        router.add(.get, "/upstream/images/{name}", UpstreamImageRoutes(upstream: upstream))
+        let health = HealthRoutes(ready: ready)
+        router.add(.get, "/healthz", health)
+        router.add(.get, "/readyz", health)
+        if let directory = configuration.publicDirectory {
+            let files = StaticFiles(root: directory)
+            let shell = PageShell(files: files)
+            for (path, _) in FeatureRoots.screens {
+                router.add(.get, "/\(path)", shell)
+                router.add(.get, "/\(path)/{rest...}", shell)
+            }
+            router.add(.get, "/", files)
+            router.add(.get, "/{rest...}", files)
+        }
+        return router
+    }
+}

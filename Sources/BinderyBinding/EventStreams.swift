@@ -1,0 +1,85 @@
+import BinderyHTTP
+import BinderyRuntime
+import Synchronization
+
+/// The open Server-Sent Event streams: admission within limits, framing, heartbeats.
+public final class EventStreams: Sendable {
+    private struct Open {
+        var streams: [ObjectIdentifier: ResponseStream] = [:]
+        var perSession: [String: Int] = [:]
+    }
+
+    private let open = Mutex(Open())
+    private let limits: StreamLimits
+
+    /// Creates an empty set of streams with these limits.
+    public init(limits: StreamLimits) {
+        self.limits = limits
+    }
+
+    /// The number of open streams.
+    public var count: Int { open.withLock { $0.streams.count } }
+
+    /// Admits a new stream for `session`, or refuses it with a 429 / 503 problem.
+    func admit(_ stream: ResponseStream, session: String) throws(Problem) {
+        let refusal = open.withLock { open -> Problem? in
+            if open.streams.count >= limits.total {
+                return Problem(
+                    status: .serviceUnavailable, title: "Too many event streams",
+                    detail: "The server holds \(limits.total) event streams; try again later or use long-polling.",
+                    headers: [.retryAfter: "5"]
+                )
+            }
+            if open.perSession[session, default: 0] >= limits.perSession {
+                return Problem(
+                    status: .tooManyRequests, title: "Too many event streams",
+                    detail: "This session already has \(limits.perSession) open event streams; close one first."
+                )
+            }
+            open.streams[ObjectIdentifier(stream)] = stream
+            open.perSession[session, default: 0] += 1
+            return nil
+        }
+        if let refusal { throw refusal }
+        stream.onTermination { [weak self] in
+            self?.release(stream, session: session)
+        }
+    }
+
+    /// Sends a heartbeat comment on every open stream; run it every `limits.heartbeat`.
+    public func beat() {
+        let streams = open.withLock { Array($0.streams.values) }
+        streams.forEach { $0.write(Self.heartbeatFrame) }
+    }
+
+    /// Sends heartbeats until the task is cancelled, sleeping on `clock` in between.
+    public func runHeartbeats(clock: any Clock<Duration> = ContinuousClock()) async {
+        while !Task.isCancelled {
+            do { try await clock.sleep(for: limits.heartbeat) } catch { return }
+            beat()
+        }
+    }
+
+    /// An SSE frame carrying a snapshot: `id:` is its version.
+    static func frame(_ snapshot: EncodedSnapshot) -> [UInt8] {
+        var bytes = Array("id: \(snapshot.version)\ndata: ".utf8)
+        bytes.reserveCapacity(bytes.count + snapshot.bytes.count + 2)
+        bytes.append(contentsOf: snapshot.bytes)
+        bytes.append(contentsOf: [10, 10])
+        return bytes
+    }
+
+    /// The first bytes of every stream: the client's reconnection delay.
+    static let preamble = Array("retry: 2000\n\n".utf8)
+
+    /// An SSE comment that keeps idle connections alive and reveals dead clients.
+    static let heartbeatFrame = Array(": heartbeat\n\n".utf8)
+
+    private func release(_ stream: ResponseStream, session: String) {
+        open.withLock { open in
+            guard open.streams.removeValue(forKey: ObjectIdentifier(stream)) != nil else { return }
+            open.perSession[session, default: 1] -= 1
+            if open.perSession[session] == 0 { open.perSession[session] = nil }
+        }
+    }
+}

@@ -1,0 +1,17 @@
+import BinderyHTTP
+
+/// `/healthz` (the process answers) and `/readyz` (the server accepts work).
+struct HealthRoutes: HTTPResponder {
+    let ready: @Sendable () -> Bool
+
+    func respondImmediately(to request: Request) -> Response? {
+        if request.path == "/readyz", !ready() {
+            return Problem(status: .serviceUnavailable, detail: "The server is shutting down.").response
+        }
+        return .json(Array(#"{"status":"ok"}"#.utf8), headers: [.cacheControl: "no-store"])
+    }
+
+    func respond(to request: Request) async throws -> Response {
+        respondImmediately(to: request) ?? Response(status: .internalServerError)
+    }
+}

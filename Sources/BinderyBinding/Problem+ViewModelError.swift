@@ -1,0 +1,65 @@
+import BinderyHTTP
+import BinderyRuntime
+
+extension Problem {
+    /// The HTTP problem for a refused view-model operation (RFC 9457).
+    ///
+    /// Every case names what was wrong; none of them changed the view model.
+    init(_ error: ViewModelError) {
+        switch error {
+        case .notFound(let path):
+            self.init(status: .notFound, title: "No such view model", detail: "There is no view model at '\(path)'.")
+        case .patchNotAnObject:
+            self.init(
+                status: .unprocessableContent, title: "Invalid patch",
+                detail: "A patch must be a JSON object whose members are inputs."
+            )
+        case .unknownInput(let name):
+            self.init(
+                status: .unprocessableContent, title: "Unknown input",
+                detail: "'\(name)' is not an input of this view model.", extensions: ["field": name]
+            )
+        case .invalidInput(let name, let reason):
+            self.init(
+                status: .unprocessableContent, title: "Invalid input",
+                detail: "'\(name)': \(reason).", extensions: ["field": name]
+            )
+        case .versionMismatch(let expected, let current):
+            self.init(
+                status: .preconditionFailed, title: "Version mismatch",
+                detail: "If-Match \(expected) does not match the current version \(current)."
+            )
+        case .unknownCommand(let name):
+            self.init(status: .notFound, title: "No such command", detail: "This view model has no command '\(name)'.")
+        case .invalidArgument(let command, let reason):
+            self.init(
+                status: .unprocessableContent, title: "Invalid command argument",
+                detail: "'\(command)': \(reason).", extensions: ["command": command]
+            )
+        case .commandDisabled(let name):
+            self.init(
+                status: .conflict, title: "Command disabled",
+                detail: "'\(name)' is not enabled in the current state.", extensions: ["command": name]
+            )
+        case .commandExecuting(let name):
+            self.init(
+                status: .conflict, title: "Command already executing",
+                detail: "'\(name)' is already executing; commands run one at a time.", extensions: ["command": name]
+            )
+        }
+    }
+
+    /// The HTTP problem for a command whose work failed: 502 when the upstream failed.
+    init(_ failure: ExecutionFailure, command: String) {
+        var extensions = ["command": command]
+        if let code = failure.code { extensions["code"] = String(code) }
+        switch failure.origin {
+        case .upstream:
+            self.init(status: .badGateway, title: "Upstream failure", detail: failure.message, extensions: extensions)
+        case .rule:
+            self.init(status: .conflict, title: "Command failed", detail: failure.message, extensions: extensions)
+        case .internal:
+            self.init(status: .internalServerError, title: "Command failed", detail: failure.message, extensions: extensions)
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import BinderyHTTP
+import HTTPTypes
+
+/// Finds the session a request belongs to, from its cookie or its bearer token.
+///
+/// Tokens never travel in URLs. An unknown bearer token is refused (401) so a script notices its
+/// session expired; a browser with an unknown or missing cookie gets a new session and cookie.
+/// An unknown token is never adopted as a new session's token.
+public struct SessionResolver: Sendable {
+    /// The name of the session cookie.
+    public static let cookieName = "bindery_session"
+
+    /// The store sessions live in.
+    public let store: SessionStore
+
+    /// Creates a resolver over `store`.
+    public init(store: SessionStore) {
+        self.store = store
+    }
+
+    /// The request's session if it already exists, without creating one (the fast path).
+    func existing(for request: Request) -> Session? {
+        switch credential(in: request) {
+        case .bearer(let token), .cookie(let token): store.session(for: token)
+        case nil: nil
+        }
+    }
+
+    /// The request's session, created when the request carries no valid cookie.
+    ///
+    /// Returns the `Set-Cookie` value to send when a session was created.
+    func session(for request: Request) throws(Problem) -> (session: Session, setCookie: String?) {
+        switch credential(in: request) {
+        case .bearer(let token):
+            guard let session = store.session(for: token) else {
+                throw Problem(
+                    status: .unauthorized, title: "Unknown session",
+                    detail: "The bearer token is unknown or expired; create a session with POST /api/sessions.",
+                    headers: [.wwwAuthenticate: "Bearer"]
+                )
+            }
+            return (session, nil)
+        case .cookie(let token):
+            if let session = store.session(for: token) { return (session, nil) }
+        case nil:
+            break
+        }
+        let session = store.create()
+        return (session, Self.cookie(for: session))
+    }
+
+    /// The `Set-Cookie` value that carries a session's token.
+    static func cookie(for session: Session) -> String {
+        "\(cookieName)=\(session.token); Path=/; HttpOnly; SameSite=Strict"
+    }
+
+    private enum Credential {
+        case bearer(Substring)
+        case cookie(Substring)
+    }
+
+    private func credential(in request: Request) -> Credential? {
+        if let authorization = request.headers[.authorization] {
+            let parts = authorization.split(separator: " ", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == "bearer" {
+                return .bearer(parts[1].drop { $0 == " " })
+            }
+        }
+        for header in request.headers[values: .cookie] {
+            for pair in header.split(separator: ";") {
+                let trimmed = pair.drop { $0 == " " }
+                guard let equals = trimmed.firstIndex(of: "=") else { continue }
+                if trimmed[..<equals] == Self.cookieName {
+                    return .cookie(trimmed[trimmed.index(after: equals)...])
+                }
+            }
+        }
+        return nil
+    }
+}

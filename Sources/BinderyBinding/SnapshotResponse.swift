@@ -1,0 +1,46 @@
+import BinderyHTTP
+import BinderyRuntime
+import Foundation
+import HTTPTypes
+
+/// Builds responses from encoded snapshots without re-encoding them.
+enum SnapshotResponse {
+    /// The snapshot with its `ETag`; 304 when the client's `If-None-Match` already names it.
+    static func make(_ snapshot: EncodedSnapshot, for request: Request, status: HTTPResponse.Status = .ok) -> Response {
+        var headers: HTTPFields = [.eTag: snapshot.etag, .cacheControl: "no-cache, private"]
+        if status == .ok, let tags = request.headers[.ifNoneMatch], matches(tags, snapshot) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = "application/json"
+        return Response(status: status, headers: headers, body: .bytes(snapshot.bytes))
+    }
+
+    /// 304 with the current version's `ETag`: nothing newer came (a long-poll that timed out).
+    static func make(_ snapshot: EncodedSnapshot, for request: Request, notModified: Bool) -> Response {
+        guard notModified else { return make(snapshot, for: request) }
+        return Response(status: .notModified, headers: [.eTag: snapshot.etag, .cacheControl: "no-cache, private"])
+    }
+
+    /// The snapshot with a top-level `navigate` member spliced in (a command's result).
+    static func make(_ snapshot: EncodedSnapshot, navigate: String?, for request: Request) -> Response {
+        guard let navigate, snapshot.bytes.last == UInt8(ascii: "}"),
+            let encoded = try? JSONEncoder().encode(navigate)
+        else { return make(snapshot, for: request) }
+        var bytes = snapshot.bytes.dropLast()
+        bytes.append(contentsOf: Array(#","navigate":"#.utf8))
+        bytes.append(contentsOf: encoded)
+        bytes.append(UInt8(ascii: "}"))
+        return Response(
+            status: .ok,
+            headers: [.eTag: snapshot.etag, .cacheControl: "no-cache, private", .contentType: "application/json"],
+            body: .bytes(Array(bytes))
+        )
+    }
+
+    private static func matches(_ header: String, _ snapshot: EncodedSnapshot) -> Bool {
+        header.split(separator: ",").contains { tag in
+            let trimmed = tag.trimmingCharacters(in: .whitespaces)
+            return trimmed == "*" || trimmed == snapshot.etag || trimmed == "W/\(snapshot.etag)"
+        }
+    }
+}

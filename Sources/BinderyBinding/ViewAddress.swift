@@ -1,0 +1,33 @@
+import HTTPTypes
+
+/// What a URL under `/api/views/` addresses: a view model, its events, or one of its commands.
+enum ViewAddress: Equatable {
+    /// `/api/views/{path}`.
+    case snapshot(path: String)
+    /// `/api/views/{path}/events`.
+    case events(path: String)
+    /// `/api/views/{path}/commands/{name}`.
+    case command(path: String, name: String)
+
+    /// Parses the part of the URL after `/api/views/`.
+    init?(_ rest: String) {
+        let segments = rest.split(separator: "/", omittingEmptySubsequences: false)
+        guard !segments.isEmpty, !segments.contains(where: \.isEmpty) else { return nil }
+        if segments.count >= 2, segments[segments.count - 1] == "events" {
+            self = .events(path: segments.dropLast().joined(separator: "/"))
+        } else if segments.count >= 3, segments[segments.count - 2] == "commands" {
+            self = .command(path: segments.dropLast(2).joined(separator: "/"), name: String(segments[segments.count - 1]))
+        } else {
+            self = .snapshot(path: rest)
+        }
+    }
+
+    /// The methods this address answers, for `Allow`.
+    var allowedMethods: [HTTPRequest.Method] {
+        switch self {
+        case .snapshot: [.get, .head, .patch]
+        case .events: [.get]
+        case .command: [.post]
+        }
+    }
+}

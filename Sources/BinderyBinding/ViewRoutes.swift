@@ -1,0 +1,118 @@
+import BinderyHTTP
+import BinderyRuntime
+import HTTPTypes
+
+/// Serves `/api/views/{path}`: snapshots, input writes, commands, event streams and long-polls.
+struct ViewRoutes: HTTPResponder {
+    let sessions: SessionResolver
+    let streams: EventStreams
+    /// The longest a long-poll waits when the client does not say (`Prefer: wait=N` overrides).
+    let defaultLongPollWait: Duration
+
+    /// A cached snapshot straight from the session's board: no task hop, no encoding.
+    func respondImmediately(to request: Request) -> Response? {
+        guard request.method == .get || request.method == .head, request.query["after"] == nil,
+            case .snapshot(let path)? = address(of: request),
+            let session = sessions.existing(for: request),
+            let snapshot = session.graph.board.snapshot(at: path)
+        else { return nil }
+        return SnapshotResponse.make(snapshot, for: request).logging(session)
+    }
+
+    func respond(to request: Request) async throws -> Response {
+        guard let address = address(of: request) else {
+            throw Problem(status: .notFound, detail: "No resource at \(request.path).")
+        }
+        guard address.allowedMethods.contains(request.method) else {
+            let allow = address.allowedMethods.map(\.rawValue).joined(separator: ", ")
+            throw Problem(
+                status: .methodNotAllowed, detail: "\(request.method.rawValue) is not allowed here; use \(allow).",
+                headers: [.allow: allow]
+            )
+        }
+        let (session, setCookie) = try sessions.session(for: request)
+        var response: Response
+        do {
+            response = try await respond(to: request, at: address, in: session)
+        } catch let error as ViewModelError {
+            response = Problem(error).response
+        } catch {
+            response = Problem.from(error).response
+        }
+        if let setCookie { response.headers.append(HTTPField(name: .setCookie, value: setCookie)) }
+        return response.logging(session)
+    }
+
+    private func respond(to request: Request, at address: ViewAddress, in session: Session) async throws -> Response {
+        let graph = session.graph
+        switch address {
+        case .snapshot(let path) where request.method == .patch:
+            let patch = try JSONBody.decode(request) ?? .null
+            let snapshot = try await graph.write(path, patch: patch, ifMatch: request.headers[.ifMatch])
+            return SnapshotResponse.make(snapshot, for: request)
+        case .snapshot(let path):
+            guard let after = request.query["after"] else {
+                return SnapshotResponse.make(try await graph.snapshot(path), for: request)
+            }
+            guard let version = Int(after) else {
+                throw Problem(status: .badRequest, title: "Invalid version", detail: "'after' must be an integer version.")
+            }
+            let wait = Preferences(request).wait ?? defaultLongPollWait
+            if let snapshot = try await graph.snapshot(path, after: version, waitingUpTo: wait) {
+                return SnapshotResponse.make(snapshot, for: request)
+            }
+            return SnapshotResponse.make(try await graph.snapshot(path), for: request, notModified: true)
+        case .command(let path, let name):
+            let argument = try JSONBody.decode(request)
+            let wait = Preferences(request).wait ?? .zero
+            switch try await graph.execute(path, command: name, argument: argument, wait: wait) {
+            case .completed(let snapshot, let result):
+                return SnapshotResponse.make(snapshot, navigate: result.navigate, for: request)
+            case .running(let snapshot):
+                return SnapshotResponse.make(snapshot, for: request, status: .accepted)
+            case .failed(_, let failure):
+                return Problem(failure, command: name).response
+            }
+        case .events(let path):
+            return try await openStream(path, for: request, in: session)
+        }
+    }
+
+    private func openStream(_ path: String, for request: Request, in session: Session) async throws -> Response {
+        let resume = (request.headers[.lastEventID] ?? request.query["lastEventId"]).flatMap { Int($0) }
+        let stream = ResponseStream()
+        try streams.admit(stream, session: session.logID)
+        stream.write(EventStreams.preamble)
+        let graph = session.graph
+        do {
+            let id = try await graph.watch(
+                path, after: resume,
+                send: { stream.write(EventStreams.frame($0)) },
+                end: { stream.finish() }
+            )
+            stream.onTermination { Task { await graph.unwatch(path, id: id) } }
+        } catch {
+            stream.finish()
+            throw error
+        }
+        return Response.eventStream(stream, headers: [.init("X-Accel-Buffering")!: "no"])
+    }
+
+    private func address(of request: Request) -> ViewAddress? {
+        request.parameters["rest"].flatMap(ViewAddress.init)
+    }
+}
+
+extension HTTPField.Name {
+    /// `Last-Event-ID`, sent by EventSource when it reconnects.
+    static let lastEventID = HTTPField.Name("Last-Event-ID")!
+}
+
+extension Response {
+    /// Adds the session's log name (never its token) to the request's log line.
+    func logging(_ session: Session) -> Response {
+        var response = self
+        response.logMetadata["session.id"] = session.logID
+        return response
+    }
+}

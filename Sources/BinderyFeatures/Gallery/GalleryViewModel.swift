@@ -1,0 +1,126 @@
+import BinderyRuntime
+import BinderyUpstream
+import Observation
+
+/// The photo gallery (seed 004's `FRPGalleryViewModel`).
+///
+/// The photos are imported when the gallery first becomes active, not in `init`. An import
+/// error is logged and recorded in `error`, and leaves the gallery empty (the seed's
+/// `logError` + `catchTo: empty`); the next activation tries again. Once an import succeeded,
+/// later activations import nothing. The gallery builds the full-size page of each photo
+/// (`gallery/photos/<index>`) from its photo array.
+@Observable
+public final class GalleryViewModel: ViewModel {
+    /// The imported photos (the seed's `model`).
+    public private(set) var photos: [Photo] = []
+    /// Whether an import is running.
+    public private(set) var loading = false
+    /// Why the last import failed.
+    public private(set) var error: ExecutionFailure?
+    /// Whether an import succeeded.
+    public private(set) var isImported = false
+
+    @ObservationIgnored private let upstream: UpstreamProvider
+    @ObservationIgnored private let log: @Sendable (String) -> Void
+    @ObservationIgnored private var fullSizeModels: [Int: FullSizePhotoViewModel] = [:]
+    /// Counts imports, so that only the newest one ends `loading`.
+    @ObservationIgnored private var importCount = 0
+
+    /// Opens a photo: `{"index": n}` answers `/gallery/photos/n`.
+    @ObservationIgnored public private(set) lazy var select = Command("select") { [unowned self] argument throws(ViewModelError) in
+        let index = try photoIndex(selectedBy: argument)
+        return .immediate { CommandResult(navigate: GalleryRules.destination(photoIndex: index)) }
+    }
+
+    /// Creates an empty gallery that imports from `upstream` when it becomes active.
+    public init(upstream: UpstreamProvider, log: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.upstream = upstream
+        self.log = log
+    }
+
+    /// `photos` (`[{"index", "name", "thumbnail"}]`), `loading` and `error`.
+    public var outputs: [String: JSONValue] {
+        [
+            "photos": .array(photos.enumerated().map { index, photo in
+                .object(["index": .int(index), "name": .string(photo.name), "thumbnail": .string(photo.thumbnailURL)])
+            }),
+            "loading": .bool(loading),
+            "error": error?.json ?? .null,
+        ]
+    }
+
+    /// `select`.
+    public var commands: [Command] { [select] }
+
+    /// `["photos", n]`: the full-size page of photo `n`, made once per index; nil when `n` is
+    /// not a canonical integer in bounds.
+    public func child(at path: ArraySlice<String>) -> (any ViewModel)? {
+        guard path.count >= 2, path.first == "photos",
+              let page = fullSizePhotoViewModel(segment: path[path.startIndex + 1])
+        else { return nil }
+        return path.count == 2 ? page : page.child(at: path.dropFirst(2))
+    }
+
+    /// The full-size page of the photo at `index`; nil when out of bounds.
+    public func fullSizePhotoViewModel(at index: Int) -> FullSizePhotoViewModel? {
+        guard GalleryRules.contains(index, count: photos.count) else { return nil }
+        if let model = fullSizeModels[index] { return model }
+        let model = FullSizePhotoViewModel(photos: photos, initialIndex: index, upstream: upstream, log: log)
+        fullSizeModels[index] = model
+        return model
+    }
+
+    /// Imports the photos on the first activation (and after a failed or cancelled one).
+    public func whileActive() async {
+        await importPhotos()
+    }
+
+    /// Imports the photos unless they are already imported (the seed's `importPhotosSignal`).
+    public func importPhotos() async {
+        guard !isImported else { return }
+        importCount += 1
+        let attempt = importCount
+        loading = true
+        error = nil
+        defer { if attempt == importCount { loading = false } }
+        do {
+            let imported = try await upstream.photos()
+            guard attempt == importCount else { return }
+            setPhotos(imported)
+            isImported = true
+        } catch where error.isCancellation || Task.isCancelled {
+            return
+        } catch {
+            log("gallery: could not import photos: \(error)")
+            guard attempt == importCount else { return }
+            setPhotos([])
+            self.error = ExecutionFailure(error)
+        }
+    }
+
+    private func setPhotos(_ newPhotos: [Photo]) {
+        fullSizeModels = [:]
+        photos = newPhotos
+    }
+
+    private func fullSizePhotoViewModel(segment: String) -> FullSizePhotoViewModel? {
+        GalleryRules.index(inSegment: segment, count: photos.count).flatMap(fullSizePhotoViewModel(at:))
+    }
+
+    /// The index named by a `select` argument, or the reason it names none.
+    private func photoIndex(selectedBy argument: JSONValue?) throws(ViewModelError) -> Int {
+        guard let members = argument?.objectValue else {
+            throw .invalidArgument(command: "select", reason: "expected an object {\"index\": <integer>}")
+        }
+        guard let value = members["index"] else {
+            throw .invalidArgument(command: "select", reason: "missing \"index\"")
+        }
+        guard let index = value.intValue else {
+            throw .invalidArgument(command: "select", reason: "\"index\" must be an integer, got \(value.typeName)")
+        }
+        guard GalleryRules.contains(index, count: photos.count) else {
+            throw .invalidArgument(command: "select", reason: "no photo has index \(index) (there are \(photos.count))")
+        }
+        return index
+    }
+}

@@ -1,0 +1,120 @@
+import Logging
+import Synchronization
+
+/// An HTTP/1.1 server on libmicrohttpd: `workers` single-threaded epoll daemons share one port.
+///
+/// Each request is first offered to the responder's `respondImmediately(to:)` on the network
+/// thread; otherwise the connection is suspended while `respond(to:)` runs in a task, and the
+/// answer is queued from the network thread once the connection is resumed. Request rules:
+/// bodies over `maxBodyBytes` get 413, a repeated Content-Length 400, and (with
+/// `requireJSONBodies`) a POST/PUT/PATCH body that is not JSON gets 415, all before routing.
+/// Call `shutdown()` before releasing a started server.
+public final class HTTPServer: Sendable {
+    private enum Lifecycle {
+        case idle
+        case running([MHDDaemon], port: Int)
+        case stopping(port: Int)
+        case stopped(port: Int)
+    }
+
+    private let configuration: ServerConfiguration
+    private let dispatcher: RequestDispatcher
+    private let logger: Logger
+    private let lifecycle = Mutex(Lifecycle.idle)
+
+    /// Creates a server; nothing listens until `start()`.
+    public init(
+        configuration: ServerConfiguration = ServerConfiguration(),
+        responder: some HTTPResponder,
+        logger: Logger
+    ) {
+        self.configuration = configuration
+        self.logger = logger
+        dispatcher = RequestDispatcher(configuration: configuration, responder: responder, logger: logger)
+    }
+
+    /// Binds and starts the workers. Throws `HTTPServerError` when the address cannot be used.
+    public func start() throws {
+        try lifecycle.withLock { lifecycle throws(HTTPServerError) in
+            guard case .idle = lifecycle else { throw .alreadyStarted }
+            let daemons = try startDaemons()
+            let port = daemons[0].port
+            lifecycle = .running(daemons, port: port)
+            logger.info("listening", metadata: [
+                "http.host": "\(configuration.host)", "http.port": "\(port)",
+                "http.workers": "\(daemons.count)",
+            ])
+        }
+    }
+
+    private func startDaemons() throws(HTTPServerError) -> [MHDDaemon] {
+        let workers = configuration.workers
+        guard workers >= 1 else { throw .invalidConfiguration("workers must be at least 1") }
+        guard (0...65535).contains(configuration.port) else {
+            throw .invalidConfiguration("port must be in 0...65535")
+        }
+        guard configuration.maxBodyBytes >= 0, configuration.connectionMemoryLimit > 0 else {
+            throw .invalidConfiguration("limits must not be negative")
+        }
+        // Limits are per daemon in libmicrohttpd: share the totals between the workers.
+        let connectionLimit = (configuration.connectionLimit + workers - 1) / workers
+        let perIPLimit = (configuration.perIPConnectionLimit + workers - 1) / workers
+        var daemons: [MHDDaemon] = []
+        var port = configuration.port
+        do {
+            for _ in 0..<workers {
+                let daemon = try MHDDaemon(
+                    host: configuration.host, port: port, reuseAddress: workers > 1,
+                    connectionLimit: connectionLimit, perIPConnectionLimit: perIPLimit,
+                    dispatcher: dispatcher
+                )
+                daemons.append(daemon)
+                port = daemon.port
+            }
+        } catch {
+            for daemon in daemons { daemon.stop() }
+            throw error
+        }
+        return daemons
+    }
+
+    /// The bound port (useful with port 0); the configured port before `start()`.
+    public var port: Int {
+        lifecycle.withLock { lifecycle in
+            switch lifecycle {
+            case .idle: return configuration.port
+            case .running(_, let port), .stopping(let port), .stopped(let port): return port
+            }
+        }
+    }
+
+    /// Stops accepting, finishes every open stream, waits up to two seconds for running
+    /// handlers (then answers them 503), resumes every suspended connection and stops.
+    public func shutdown() async {
+        let taken = lifecycle.withLock { lifecycle -> [MHDDaemon]? in
+            guard case .running(let daemons, let port) = lifecycle else { return nil }
+            lifecycle = .stopping(port: port)
+            return daemons
+        }
+        guard let daemons = taken else { return }
+        for daemon in daemons { daemon.quiesce() }
+        for stream in dispatcher.beginShutdown() { stream.finish() }
+        await waitForInFlightWork(upTo: .seconds(2))
+        // Whatever is still running is answered 503; let those answers go out before stopping.
+        dispatcher.resolvePendingForShutdown()
+        await waitForInFlightWork(upTo: .seconds(1))
+        for daemon in daemons { daemon.stop() }
+        lifecycle.withLock { lifecycle in
+            if case .stopping(let port) = lifecycle { lifecycle = .stopped(port: port) }
+        }
+        logger.info("stopped", metadata: ["http.port": "\(port)"])
+    }
+
+    /// Polls (bounded) until no request is in progress.
+    private func waitForInFlightWork(upTo limit: Duration) async {
+        let deadline = ContinuousClock.now.advanced(by: limit)
+        while dispatcher.hasInFlightWork, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}

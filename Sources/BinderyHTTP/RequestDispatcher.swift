@@ -1,0 +1,223 @@
+import HTTPTypes
+import Logging
+import Synchronization
+
+/// The server's policy for each request, called by the libmicrohttpd callbacks: limits and
+/// request rules, the fast path, the suspended async path, logging and shutdown bookkeeping.
+final class RequestDispatcher: Sendable {
+    private struct State {
+        var pending: [ObjectIdentifier: RequestContext] = [:]
+        var streams: [ObjectIdentifier: ResponseStream] = [:]
+        /// Requests between their first access-handler call and NOTIFY_COMPLETED.
+        var activeRequests = 0
+        var shuttingDown = false
+    }
+
+    let configuration: ServerConfiguration
+    private let responder: any HTTPResponder
+    private let logger: Logger
+    private let state = Mutex(State())
+
+    init(configuration: ServerConfiguration, responder: any HTTPResponder, logger: Logger) {
+        self.configuration = configuration
+        self.responder = responder
+        self.logger = logger
+    }
+
+    // MARK: - Access handler steps
+
+    /// First access-handler call (headers complete). Answers only when the request must be
+    /// refused before its body is read: a Content-Length over the limit (413) or a repeated
+    /// Content-Length (400; the framing cannot be trusted, so the connection is closed).
+    func firstCall(_ context: RequestContext, connection: MHDConnection) -> Response? {
+        state.withLock { $0.activeRequests += 1 }
+        let (headers, contentLengthCount) = connection.requestHeaders()
+        var problem: Problem?
+        if contentLengthCount > 1 {
+            problem = Problem(status: .badRequest, detail: "The request has more than one Content-Length header.")
+        } else if let length = headers[.contentLength].flatMap({ Int($0) }), length > configuration.maxBodyBytes {
+            problem = Problem(
+                status: .contentTooLarge,
+                detail: "The request body is larger than \(configuration.maxBodyBytes) bytes."
+            )
+        }
+        context.begin(headers: headers, problem: nil)
+        guard let problem else { return nil }
+        var response = problem.response
+        response.headers[.connection] = "close"
+        return response
+    }
+
+    /// A later call with no upload data: the request is complete (or a task's answer is ready).
+    /// Returns the response to queue, or nil after suspending the connection for a task.
+    func finalCall(_ context: RequestContext, connection: MHDConnection) -> Response? {
+        if let ready = context.takeReadyResponse() {
+            return tracked(ready)
+        }
+        if context.isPending {
+            return nil
+        }
+        let (headers, body, problem) = context.collected()
+        if let problem {
+            return problem.response
+        }
+        let request: Request
+        switch makeRequest(context, headers: headers, body: body, connection: connection) {
+        case .success(let made): request = made
+        case .failure(let problem): return problem.response
+        }
+        if state.withLock({ $0.shuttingDown }) {
+            return Self.shuttingDownResponse
+        }
+        if let immediate = responder.respondImmediately(to: request) {
+            return tracked(immediate)
+        }
+        context.suspend(connection)
+        guard register(context) else {
+            context.complete(with: Self.shuttingDownResponse)
+            return nil
+        }
+        let responder = self.responder
+        let task = Task {
+            let response: Response
+            do {
+                response = try await responder.respond(to: request)
+            } catch {
+                response = Problem.from(error).response
+            }
+            context.complete(with: response)
+            self.unregister(context)
+        }
+        context.setTask(task)
+        return nil
+    }
+
+    private func makeRequest(
+        _ context: RequestContext, headers: HTTPFields, body: [UInt8], connection: MHDConnection
+    ) -> Result<Request, Problem> {
+        guard let method = HTTPRequest.Method(context.method) else {
+            return .failure(Problem(status: .badRequest, detail: "The request method is not valid."))
+        }
+        let rawPath = context.rawURL
+        guard rawPath.hasPrefix("/"), let path = PercentDecoding.decode(rawPath), !path.contains("\0") else {
+            return .failure(Problem(status: .badRequest, detail: "The request path is not valid."))
+        }
+        if configuration.requireJSONBodies, !body.isEmpty, [.post, .put, .patch].contains(method),
+           !MediaType.isJSON(headers[.contentType] ?? "") {
+            return .failure(Problem(
+                status: .unsupportedMediaType,
+                detail: "Request bodies must be JSON (application/json or application/merge-patch+json)."
+            ))
+        }
+        var query: [String: String] = [:]
+        for (key, value) in connection.queryArguments() {
+            guard let key = PercentDecoding.decode(key), let value = PercentDecoding.decode(value) else {
+                return .failure(Problem(status: .badRequest, detail: "The query string is not valid."))
+            }
+            query[key] = value
+        }
+        return .success(Request(
+            method: method, path: path, rawPath: rawPath, query: query, headers: headers,
+            body: body, remoteAddress: connection.clientAddress()
+        ))
+    }
+
+    private static var shuttingDownResponse: Response {
+        var response = Problem(status: .serviceUnavailable, detail: "The server is shutting down.").response
+        response.headers[.connection] = "close"
+        return response
+    }
+
+    // MARK: - Completion and logging
+
+    /// NOTIFY_COMPLETED: one log line per request.
+    func completed(_ context: RequestContext, normally: Bool) {
+        state.withLock { state in
+            state.pending.removeValue(forKey: ObjectIdentifier(context))
+            state.activeRequests -= 1
+        }
+        context.discardUnsentResponse()
+        guard let (status, extra) = context.outcome() else {
+            logger.debug("request ended without response", metadata: [
+                "http.method": "\(context.method)", "http.path": "\(context.rawURL)",
+            ])
+            return
+        }
+        let elapsed = ContinuousClock.now - context.start
+        let milliseconds = Double(elapsed.components.seconds) * 1000
+            + Double(elapsed.components.attoseconds) / 1e15
+        var metadata: Logger.Metadata = [
+            "http.method": "\(context.method)",
+            "http.path": "\(context.rawURL)",
+            "http.status": "\(status.code)",
+            "http.duration_ms": "\((milliseconds * 1000).rounded() / 1000)",
+        ]
+        if !normally { metadata["http.completed"] = "aborted" }
+        for (key, value) in extra { metadata[key] = "\(value)" }
+        logger.info("request", metadata: metadata)
+    }
+
+    /// libmicrohttpd's own error log.
+    func libraryLog(_ message: String) {
+        logger.info("\(message)", metadata: ["http.source": "libmicrohttpd"])
+    }
+
+    // MARK: - In-flight bookkeeping
+
+    private func register(_ context: RequestContext) -> Bool {
+        state.withLock { state in
+            guard !state.shuttingDown else { return false }
+            state.pending[ObjectIdentifier(context)] = context
+            return true
+        }
+    }
+
+    private func unregister(_ context: RequestContext) {
+        _ = state.withLock { $0.pending.removeValue(forKey: ObjectIdentifier(context)) }
+    }
+
+    /// Registers a streamed body so shutdown can end it; once shutting down it is finished at once.
+    private func tracked(_ response: Response) -> Response {
+        guard case .stream(let stream) = response.body else { return response }
+        let key = ObjectIdentifier(stream)
+        let open = state.withLock { state -> Bool in
+            guard !state.shuttingDown else { return false }
+            state.streams[key] = stream
+            return true
+        }
+        if open {
+            stream.onTermination { [weak self] in
+                _ = self?.state.withLock { $0.streams.removeValue(forKey: key) }
+            }
+        } else {
+            stream.finish()
+        }
+        return response
+    }
+
+    // MARK: - Shutdown
+
+    /// Refuses new work from now on and returns the open streams, to be finished.
+    func beginShutdown() -> [ResponseStream] {
+        state.withLock { state in
+            state.shuttingDown = true
+            return Array(state.streams.values)
+        }
+    }
+
+    /// Whether requests are still in progress (running tasks and open streams included).
+    var hasInFlightWork: Bool {
+        state.withLock { $0.activeRequests > 0 || !$0.pending.isEmpty || !$0.streams.isEmpty }
+    }
+
+    /// Answers every request whose task has not finished with 503 and resumes its connection.
+    func resolvePendingForShutdown() {
+        let pending = state.withLock { state in
+            defer { state.pending = [:] }
+            return Array(state.pending.values)
+        }
+        for context in pending {
+            context.complete(with: Self.shuttingDownResponse, cancelTask: true)
+        }
+    }
+}

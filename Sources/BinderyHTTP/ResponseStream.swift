@@ -1,0 +1,134 @@
+import Synchronization
+
+/// A response body written over time, for Server-Sent Events and other pushes.
+///
+/// `write(_:)` queues bytes and wakes the connection; `finish()` ends the body once queued
+/// bytes are sent. While nothing is queued the connection is suspended in libmicrohttpd, so an
+/// idle stream costs no CPU. A suspended connection does not notice a client that went away:
+/// write a heartbeat (an SSE comment such as `": ping\n\n"`) now and then so a dead client is
+/// detected on the next write and the stream terminates. A stream is the body of one response
+/// only; sending it twice closes the second connection.
+public final class ResponseStream: Sendable {
+    private struct State {
+        var pending: [UInt8] = []
+        var readOffset = 0
+        var finished = false
+        var terminated = false
+        var attached = false
+        /// The connection while it is suspended waiting for bytes; taken by exactly one resume.
+        var suspendedConnection: MHDConnection?
+        var terminationHandlers: [@Sendable () -> Void] = []
+
+        mutating func takeSuspendedConnection() -> MHDConnection? {
+            defer { suspendedConnection = nil }
+            return suspendedConnection
+        }
+    }
+
+    private let state = Mutex(State())
+
+    /// Creates an empty, open stream; return it in a `Response` body to start sending.
+    public init() {}
+
+    /// Queues bytes to send and wakes the connection. Ignored once finished or terminated.
+    public func write(_ bytes: [UInt8]) {
+        let connection = state.withLock { state -> MHDConnection? in
+            guard !state.finished, !state.terminated else { return nil }
+            state.pending.append(contentsOf: bytes)
+            return state.takeSuspendedConnection()
+        }
+        connection?.resume()
+    }
+
+    /// Queues UTF-8 text to send.
+    public func write(_ text: String) {
+        write(Array(text.utf8))
+    }
+
+    /// Ends the body after the queued bytes are sent. Idempotent.
+    public func finish() {
+        let connection = state.withLock { state -> MHDConnection? in
+            guard !state.finished, !state.terminated else { return nil }
+            state.finished = true
+            return state.takeSuspendedConnection()
+        }
+        connection?.resume()
+    }
+
+    /// Registers `handler` to run exactly once when the stream ends for any reason (finished
+    /// and sent, client gone, server shutdown). Runs at once if the stream already ended.
+    public func onTermination(_ handler: @escaping @Sendable () -> Void) {
+        let alreadyTerminated = state.withLock { state -> Bool in
+            if state.terminated { return true }
+            state.terminationHandlers.append(handler)
+            return false
+        }
+        if alreadyTerminated { handler() }
+    }
+
+    /// Whether the stream has ended; writes are then ignored.
+    public var isTerminated: Bool {
+        state.withLock { $0.terminated }
+    }
+
+    /// Whether `finish()` was called or the stream ended.
+    public var isFinished: Bool {
+        state.withLock { $0.finished || $0.terminated }
+    }
+
+    // MARK: - Server side
+
+    /// Marks the stream as sent on a connection; false when it already was (a stream is one body).
+    func attach() -> Bool {
+        state.withLock { state in
+            guard !state.attached, !state.terminated else { return false }
+            state.attached = true
+            return true
+        }
+    }
+
+    /// Result of asking the stream for bytes on the network thread.
+    enum ReadResult {
+        case bytes(Int)
+        case suspended
+        case endOfStream
+    }
+
+    /// Copies queued bytes into `buffer`; when none are queued and the stream is open, suspends
+    /// `connection` (under the lock, so a concurrent write resumes it exactly once).
+    func read(into buffer: UnsafeMutableRawBufferPointer, suspending connection: MHDConnection) -> ReadResult {
+        state.withLock { state in
+            if state.terminated { return .endOfStream }
+            let available = state.pending.count - state.readOffset
+            if available > 0 {
+                let count = min(available, buffer.count)
+                state.pending.withUnsafeBytes { source in
+                    buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[state.readOffset..<state.readOffset + count]))
+                }
+                state.readOffset += count
+                if state.readOffset == state.pending.count {
+                    state.pending.removeAll(keepingCapacity: true)
+                    state.readOffset = 0
+                }
+                return .bytes(count)
+            }
+            if state.finished { return .endOfStream }
+            state.suspendedConnection = connection
+            connection.suspend()
+            return .suspended
+        }
+    }
+
+    /// Ends the stream (the response was released, or never sent) and runs the handlers once.
+    func terminate() {
+        let handlers = state.withLock { state -> [@Sendable () -> Void] in
+            guard !state.terminated else { return [] }
+            state.terminated = true
+            state.suspendedConnection = nil
+            state.pending = []
+            defer { state.terminationHandlers = [] }
+            return state.terminationHandlers
+        }
+        for handler in handlers { handler() }
+    }
+}

@@ -1,0 +1,51 @@
+/// A parsed route pattern such as `/upstream/images/{name}` or `/api/views/{rest...}`.
+struct RoutePattern: Sendable, Hashable {
+    enum Segment: Sendable, Hashable {
+        case literal(String)
+        case parameter(String)
+        /// Captures the remaining segments, slashes included; only valid last.
+        case rest(String)
+    }
+
+    let text: String
+    let segments: [Segment]
+
+    init(_ text: String) {
+        precondition(text.hasPrefix("/"), "route pattern must start with '/': \(text)")
+        self.text = text
+        var parsed: [Segment] = []
+        let parts = text.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        for (index, part) in parts.enumerated() where !(parts.count == 1 && part.isEmpty) {
+            if part.hasPrefix("{") && part.hasSuffix("...}") {
+                precondition(index == parts.count - 1, "{name...} must be the last segment: \(text)")
+                parsed.append(.rest(String(part.dropFirst().dropLast(4))))
+            } else if part.hasPrefix("{") && part.hasSuffix("}") {
+                parsed.append(.parameter(String(part.dropFirst().dropLast())))
+            } else {
+                parsed.append(.literal(String(part)))
+            }
+        }
+        segments = parsed
+    }
+
+    /// The captured parameters when `pathSegments` (already percent-decoded) match, else nil.
+    func match(_ pathSegments: [String]) -> [String: String]? {
+        var parameters: [String: String] = [:]
+        for (index, segment) in segments.enumerated() {
+            switch segment {
+            case .literal(let literal):
+                guard index < pathSegments.count, pathSegments[index] == literal else { return nil }
+            case .parameter(let name):
+                guard index < pathSegments.count, !pathSegments[index].isEmpty else { return nil }
+                parameters[name] = pathSegments[index]
+            case .rest(let name):
+                guard index < pathSegments.count else { return nil }
+                let rest = pathSegments[index...].joined(separator: "/")
+                guard !rest.isEmpty else { return nil }
+                parameters[name] = rest
+                return parameters
+            }
+        }
+        return pathSegments.count == segments.count ? parameters : nil
+    }
+}

@@ -1,0 +1,107 @@
+import HTTPTypes
+
+/// Routes requests by method and path pattern to responders.
+///
+/// Patterns are literal segments, `{name}` (one segment) and a trailing `{name...}` (the rest
+/// of the path, slashes included); captures land in `Request.parameters`, percent-decoded.
+/// An unknown path answers a 404 problem; a known path with another method a 405 problem with
+/// `Allow`; HEAD is answered by the GET responder when no HEAD route exists (the server sends
+/// no body for HEAD). Thrown errors become problems (`ProblemConvertible`, else 500).
+public struct Router: HTTPResponder {
+    private struct Route: Sendable {
+        let pattern: RoutePattern
+        var responders: [HTTPRequest.Method: any HTTPResponder]
+    }
+
+    private var routes: [Route] = []
+
+    /// An empty router: everything is 404.
+    public init() {}
+
+    /// Registers `responder` for `method` on `pattern`; a later registration of the same pair wins.
+    public mutating func add(_ method: HTTPRequest.Method, _ pattern: String, _ responder: some HTTPResponder) {
+        let parsed = RoutePattern(pattern)
+        if let index = routes.firstIndex(where: { $0.pattern == parsed }) {
+            routes[index].responders[method] = responder
+        } else {
+            routes.append(Route(pattern: parsed, responders: [method: responder]))
+        }
+    }
+
+    /// Registers an async handler closure for `method` on `pattern`.
+    public mutating func add(
+        _ method: HTTPRequest.Method, _ pattern: String,
+        handler: @escaping @Sendable (Request) async throws -> Response
+    ) {
+        add(method, pattern, ClosureResponder(immediate: nil, handler: handler))
+    }
+
+    /// Registers a handler with a fast path: `immediate` runs on the network thread and may
+    /// answer at once (nil falls through to `handler`).
+    public mutating func add(
+        _ method: HTTPRequest.Method, _ pattern: String,
+        immediate: @escaping @Sendable (Request) -> Response?,
+        handler: @escaping @Sendable (Request) async throws -> Response
+    ) {
+        add(method, pattern, ClosureResponder(immediate: immediate, handler: handler))
+    }
+
+    /// Answers at once for 404/405 and for routes whose responder answers immediately.
+    public func respondImmediately(to request: Request) -> Response? {
+        switch resolve(request) {
+        case .problem(let problem):
+            return problem.response
+        case .found(let responder, let routed):
+            return responder.respondImmediately(to: routed)
+        }
+    }
+
+    /// Routes the request and runs the responder; thrown errors become problem responses.
+    public func respond(to request: Request) async throws -> Response {
+        switch resolve(request) {
+        case .problem(let problem):
+            return problem.response
+        case .found(let responder, let routed):
+            do {
+                return try await responder.respond(to: routed)
+            } catch {
+                return Problem.from(error).response
+            }
+        }
+    }
+
+    private enum Resolution {
+        case found(any HTTPResponder, Request)
+        case problem(Problem)
+    }
+
+    private func resolve(_ request: Request) -> Resolution {
+        guard let segments = PercentDecoding.segments(ofRawPath: request.rawPath) else {
+            return .problem(Problem(status: .badRequest, detail: "The request path is not valid percent-encoded UTF-8."))
+        }
+        var allowed: Set<String> = []
+        for route in routes {
+            guard let parameters = route.pattern.match(segments) else { continue }
+            let responder = route.responders[request.method]
+                ?? (request.method == .head ? route.responders[.get] : nil)
+            if let responder {
+                var routed = request
+                routed.parameters = parameters
+                return .found(responder, routed)
+            }
+            for method in route.responders.keys {
+                allowed.insert(method.rawValue)
+                if method == .get { allowed.insert("HEAD") }
+            }
+        }
+        if allowed.isEmpty {
+            return .problem(Problem(status: .notFound, detail: "No resource at \(request.path)."))
+        }
+        let allow = allowed.sorted().joined(separator: ", ")
+        return .problem(Problem(
+            status: .methodNotAllowed,
+            detail: "\(request.method.rawValue) is not allowed here; use \(allow).",
+            headers: [.allow: allow]
+        ))
+    }
+}

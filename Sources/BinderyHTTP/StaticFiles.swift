@@ -1,0 +1,117 @@
+import Foundation
+import HTTPTypes
+
+/// Serves the files under a root folder for GET and HEAD: `/` is `index.html`, the content type
+/// follows the extension, and a weak ETag allows `If-None-Match` revalidation (304).
+///
+/// A request never reaches outside the root: `.` and `..` segments (also percent-encoded) are
+/// refused, and the resolved real path (symlinks followed) must lie under the root's real path.
+/// Files are cached in memory (up to 64 MiB in total) and served on the fast path once cached.
+public struct StaticFiles: HTTPResponder {
+    private let root: String
+    private let cache = FileCache(budget: 64 << 20)
+
+    /// Serves the files under `root`.
+    public init(root: String) {
+        self.root = StaticFiles.realPath(root) ?? root
+    }
+
+    /// Answers from the in-memory cache, or with a problem, without leaving the network thread.
+    public func respondImmediately(to request: Request) -> Response? {
+        switch locate(request) {
+        case .problem(let problem):
+            return problem.response
+        case .file(let path, let info):
+            guard let bytes = cache.bytes(for: path, matching: info) else { return nil }
+            return response(request, bytes: bytes, path: path, info: info)
+        }
+    }
+
+    /// Reads the file (and caches it).
+    public func respond(to request: Request) async throws -> Response {
+        switch locate(request) {
+        case .problem(let problem):
+            return problem.response
+        case .file(let path, let info):
+            if let bytes = cache.bytes(for: path, matching: info) {
+                return response(request, bytes: bytes, path: path, info: info)
+            }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                return Self.notFound(request).response
+            }
+            let bytes = [UInt8](data)
+            cache.store(bytes, for: path, info: info)
+            return response(request, bytes: bytes, path: path, info: info)
+        }
+    }
+
+    private enum Location {
+        case file(String, FileInfo)
+        case problem(Problem)
+    }
+
+    private func locate(_ request: Request) -> Location {
+        guard request.method == .get || request.method == .head else {
+            return .problem(Problem(
+                status: .methodNotAllowed, detail: "Static files are read-only.", headers: [.allow: "GET, HEAD"]
+            ))
+        }
+        guard var segments = PercentDecoding.segments(ofRawPath: request.rawPath) else {
+            return .problem(Problem(status: .badRequest, detail: "The request path is not valid."))
+        }
+        for segment in segments where segment == "." || segment == ".."
+            || segment.contains("/") || segment.contains("\\") || segment.contains("\0") {
+            return .problem(Self.notFound(request))
+        }
+        segments.removeAll { $0.isEmpty }
+        if segments.isEmpty || request.rawPath.hasSuffix("/") {
+            segments.append("index.html")
+        }
+        let candidate = root + "/" + segments.joined(separator: "/")
+        guard let real = Self.realPath(candidate), real.hasPrefix(root + "/"),
+              let info = FileInfo(path: real) else {
+            return .problem(Self.notFound(request))
+        }
+        return .file(real, info)
+    }
+
+    private func response(_ request: Request, bytes: [UInt8], path: String, info: FileInfo) -> Response {
+        let etag = "W/\"\(info.size)-\(info.modified)\""
+        var headers: HTTPFields = [.eTag: etag, .cacheControl: "no-cache"]
+        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: {
+            $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*"
+        }) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = Self.contentType(forPath: path)
+        return Response(status: .ok, headers: headers, body: .bytes(bytes))
+    }
+
+    private static func notFound(_ request: Request) -> Problem {
+        Problem(status: .notFound, detail: "No file at \(request.path).")
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The content type for a file name's extension.
+    static func contentType(forPath path: String) -> String {
+        let name = path.split(separator: "/").last ?? ""
+        let ext = name.contains(".") ? String(name.split(separator: ".").last ?? "").lowercased() : ""
+        switch ext {
+        case "html", "htm": return "text/html; charset=utf-8"
+        case "js", "mjs": return "text/javascript; charset=utf-8"
+        case "css": return "text/css; charset=utf-8"
+        case "svg": return "image/svg+xml"
+        case "png": return "image/png"
+        case "jpg", "jpeg": return "image/jpeg"
+        case "json": return "application/json"
+        case "ico": return "image/x-icon"
+        case "txt": return "text/plain; charset=utf-8"
+        default: return "application/octet-stream"
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import BinderyHTTP
+import HTTPTypes
+import Testing
+
+@Suite("Router without a server")
+struct RouterTests {
+    @Test("Patterns match literals, parameters and a trailing rest")
+    func patterns() async throws {
+        var router = Router()
+        router.add(.get, "/api/sessions") { _ in .text("sessions") }
+        router.add(.get, "/api/views") { _ in .text("views") }
+        router.add(.get, "/api/views/{rest...}") { request in .text(request.parameters["rest"] ?? "") }
+        router.add(.get, "/upstream/images/{name}") { request in .text(request.parameters["name"] ?? "") }
+
+        func body(_ path: String) async throws -> String {
+            let response = try await router.respond(to: Request(method: .get, path: path))
+            guard case .bytes(let bytes) = response.body else { return "" }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        #expect(try await body("/api/sessions") == "sessions")
+        #expect(try await body("/api/views") == "views")
+        #expect(try await body("/api/views/form") == "form")
+        #expect(try await body("/api/views/list/items/7/commands/select") == "list/items/7/commands/select")
+        #expect(try await body("/upstream/images/cat%2Fdog.png") == "cat/dog.png")
+        let missing = try await router.respond(to: Request(method: .get, path: "/upstream/images/a/b"))
+        #expect(missing.status == .notFound)
+    }
+
+    @Test("Problems render RFC 9457 JSON with sorted keys")
+    func problemJSON() {
+        let response = Problem(status: .badRequest, detail: "bad phone", extensions: ["field": "phone"]).response
+        guard case .bytes(let bytes) = response.body else {
+            Issue.record("expected bytes")
+            return
+        }
+        #expect(String(decoding: bytes, as: UTF8.self)
+            == #"{"detail":"bad phone","field":"phone","status":400,"title":"Bad Request","type":"about:blank"}"#)
+        #expect(response.headers[.contentType] == "application/problem+json")
+    }
+}

@@ -1,0 +1,162 @@
+"""Fixtures for the browser tests of Public/ (pytest + Selenium + headless Debian chromium).
+
+Which server is tested, in this order:
+  BINDERY_URL=http://127.0.0.1:8080   an already running server;
+  BINDERY_BIN=.build/debug/bindery    start that binary on a free port (see server_command);
+  BINDERY_FAKE=1                      start Tests/browser/fake_server.py (client development only);
+  otherwise .build/debug/bindery if it exists, else every test is skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+PUBLIC_DIR = REPO / "Public"
+SCREENSHOTS = REPO / "artifacts" / "screenshots"
+
+
+def server_command(binary: str, port: int) -> list[str]:
+    """THE one place that knows the server's command line. Extra flags: env BINDERY_ARGS."""
+    return [
+        binary,
+        "--port", str(port),
+        "--public-dir", str(PUBLIC_DIR),
+        "--upstream-latency-ms", "50",
+        "--seed", "42",
+        *shlex.split(os.environ.get("BINDERY_ARGS", "")),
+    ]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_until_up(base: str, proc: subprocess.Popen | None, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode}")
+        try:
+            urllib.request.urlopen(f"{base}/healthz", timeout=1).close()
+            return
+        except urllib.error.HTTPError:
+            return  # it answers HTTP, so it is listening
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"server at {base} did not come up in {timeout}s")
+
+
+@pytest.fixture(scope="session")
+def base_url():
+    url = os.environ.get("BINDERY_URL")
+    if url:
+        _wait_until_up(url.rstrip("/"), None)
+        yield url.rstrip("/")
+        return
+    binary = os.environ.get("BINDERY_BIN")
+    if os.environ.get("BINDERY_FAKE"):
+        command = lambda port: [sys.executable, str(Path(__file__).with_name("fake_server.py")),  # noqa: E731
+                                "--port", str(port), "--public-dir", str(PUBLIC_DIR), "--upstream-latency-ms", "50"]
+    else:
+        if not binary:
+            default = REPO / ".build" / "debug" / "bindery"
+            if not default.exists():
+                pytest.skip("no server: set BINDERY_URL, BINDERY_BIN or BINDERY_FAKE=1")
+            binary = str(default)
+        command = lambda port: server_command(binary, port)  # noqa: E731
+    port = _free_port()
+    (REPO / "artifacts").mkdir(exist_ok=True)
+    log = open(REPO / "artifacts" / "browser-server.log", "w")
+    proc = subprocess.Popen(command(port), cwd=REPO, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        _wait_until_up(base, proc)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+def _http(method: str, url: str, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, method=method,
+                                 headers={"Content-Type": "application/merge-patch+json", "Accept": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        return json.loads(resp.read() or b"null")
+
+
+class Upstream:
+    """GET/PATCH /api/upstream; restores the original configuration after the test."""
+
+    def __init__(self, base: str):
+        self.base = base
+        self.original = _http("GET", f"{base}/api/upstream")
+
+    def patch(self, endpoints: dict) -> dict:
+        return _http("PATCH", f"{self.base}/api/upstream", {"endpoints": endpoints})
+
+    def reliable(self, latency_ms: int = 50) -> None:
+        """No failures, short latency, on every endpoint."""
+        self.patch({name: {"latencyMs": latency_ms, "failureRate": 0, "malformedRate": 0, "timeoutRate": 0}
+                    for name in self.original["endpoints"]})
+
+    def restore(self) -> None:
+        keep = ("latencyMs", "failureRate", "malformedRate", "timeoutRate", "timeoutMs")
+        self.patch({name: {k: v for k, v in cfg.items() if k in keep}
+                    for name, cfg in self.original["endpoints"].items()})
+
+
+@pytest.fixture
+def upstream(base_url):
+    up = Upstream(base_url)
+    up.reliable()
+    yield up
+    up.restore()
+
+
+@pytest.fixture
+def driver():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ.get("CHROME_BIN", "/usr/bin/chromium")
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                "--window-size=1280,900", "--lang=en-US"):
+        options.add_argument(arg)
+    service = Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+    drv = webdriver.Chrome(service=service, options=options)
+    drv.set_page_load_timeout(30)
+    try:
+        yield drv
+    finally:
+        drv.quit()
+
+
+@pytest.fixture
+def screenshot(driver):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(name: str) -> Path:
+        path = SCREENSHOTS / f"{name}.png"
+        driver.save_screenshot(str(path))
+        return path
+    return take

@@ -1,0 +1,295 @@
+"""Browser tests of the thin client in Public/, against a real server (see conftest.py)."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import urllib.request
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+RED = "rgb(255, 0, 0)"
+BLACK = "rgb(0, 0, 0)"
+
+
+# ---------------------------------------------------------------------------------- helpers
+
+def wait(driver, condition, timeout=10, message=""):
+    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: condition(), message)
+
+
+def open_screen(driver, base_url, path):
+    """Loads a page and waits until its view model's event stream is open."""
+    driver.get(base_url + path)
+    wait(driver, lambda: driver.execute_script("return document.documentElement.dataset.stream") == "open",
+         message=f"event stream of {path} did not open")
+
+
+def css(driver, selector):
+    return driver.find_element(By.CSS_SELECTOR, selector)
+
+
+def all_css(driver, selector):
+    return driver.find_elements(By.CSS_SELECTOR, selector)
+
+
+def color(driver, element):
+    return driver.execute_script("return getComputedStyle(arguments[0]).color", element)
+
+
+def path_of(driver):
+    return driver.execute_script("return location.pathname")
+
+
+def cell_kinds(driver):
+    return [c.get_attribute("data-kind") for c in all_css(driver, "#poi-list .poi-cell")]
+
+
+def idle(button):
+    return button.is_enabled() and button.get_attribute("aria-busy") != "true"
+
+
+# ---------------------------------------------------------------------------------- index
+
+def test_index_links_every_screen_and_shows_upstream_panel(driver, base_url, upstream, screenshot):
+    driver.get(base_url + "/")
+    wait(driver, lambda: len(all_css(driver, "#screen-links a")) >= 3)
+    hrefs = {a.get_attribute("pathname") for a in all_css(driver, "#screen-links a")}
+    assert {"/form", "/list", "/gallery"} <= hrefs
+    wait(driver, lambda: len(all_css(driver, "#upstream-endpoints fieldset")) >= 4)
+    endpoints = {f.get_attribute("data-endpoint") for f in all_css(driver, "#upstream-endpoints fieldset")}
+    assert {"travel", "hotel", "photos", "photoDetails"} <= endpoints
+    screenshot("index")
+
+    # The panel writes the upstream configuration.
+    rate = css(driver, "#upstream-travel-failureRate")
+    rate.clear()
+    rate.send_keys("0.5")
+    css(driver, "#upstream-apply").click()
+    wait(driver, lambda: css(driver, "#upstream-status").text == "Saved.")
+    with urllib.request.urlopen(f"{base_url}/api/upstream") as resp:
+        assert json.loads(resp.read())["endpoints"]["travel"]["failureRate"] == 0.5
+
+    # Links route in-page.
+    next(a for a in all_css(driver, "#screen-links a") if a.get_attribute("pathname") == "/form").click()
+    wait(driver, lambda: path_of(driver) == "/form")
+    wait(driver, lambda: css(driver, "main h1").text == "Login form")
+
+
+# ---------------------------------------------------------------------------------- form
+
+def test_form_binds_typing_colours_output_and_clear(driver, base_url, screenshot):
+    open_screen(driver, base_url, "/form")
+    phone, password = css(driver, "#phone"), css(driver, "#password")
+    output, clear = css(driver, "#form-output"), css(driver, "#clear")
+
+    wait(driver, lambda: phone.get_attribute("value") == "186")
+    assert password.get_attribute("value") == ""
+    assert output.text == "手机号:186, 密码:"
+    assert color(driver, phone) == RED and color(driver, password) == RED
+    assert not clear.is_enabled()
+    screenshot("form-initial")
+
+    # Typed as fast as WebDriver can: every keystroke must survive the round trips.
+    phone.click()
+    phone.send_keys(Keys.END, "12345678")
+    wait(driver, lambda: output.text == "手机号:18612345678, 密码:")
+    assert phone.get_attribute("value") == "18612345678"
+    wait(driver, lambda: color(driver, phone) == BLACK)
+    assert phone.get_attribute("aria-invalid") == "false"
+    assert color(driver, password) == RED and not clear.is_enabled()
+
+    password.send_keys("secret12")
+    wait(driver, lambda: output.text == "手机号:18612345678, 密码:secret12")
+    wait(driver, lambda: color(driver, password) == BLACK)
+    wait(driver, lambda: clear.is_enabled())
+    screenshot("form-valid")
+
+    clear.click()
+    wait(driver, lambda: phone.get_attribute("value") == "186" and password.get_attribute("value") == "")
+    wait(driver, lambda: output.text == "手机号:186, 密码:")
+    assert color(driver, phone) == RED and color(driver, password) == RED
+    wait(driver, lambda: not clear.is_enabled())
+
+    # The state lives on the server: a reload shows the same view model.
+    phone.send_keys(Keys.END, "1")
+    wait(driver, lambda: output.text == "手机号:1861, 密码:")
+    open_screen(driver, base_url, "/form")
+    wait(driver, lambda: css(driver, "#phone").get_attribute("value") == "1861")
+
+
+def test_form_keeps_keystrokes_and_caret_on_a_slow_network(driver, base_url):
+    open_screen(driver, base_url, "/form")
+    phone = css(driver, "#phone")
+    wait(driver, lambda: phone.get_attribute("value") == "186")
+    # Every request and event now takes 300 ms more, so answers to earlier writes (older
+    # versions) land while the user is still typing. They must neither eat keystrokes nor move
+    # the caret, which sits in the middle of the text here.
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 300, "downloadThroughput": -1, "uploadThroughput": -1})
+    try:
+        phone.click()
+        phone.send_keys(Keys.HOME, Keys.ARROW_RIGHT)  # caret after the "1"
+        typed = "1"
+        for key in "23456789":
+            phone.send_keys(key)
+            typed += key
+            time.sleep(0.1)
+            # Checked after every key: a stale snapshot must not even transiently replace the text.
+            assert phone.get_attribute("value") == typed + "86"
+        wait(driver, lambda: css(driver, "#form-output").text == "手机号:12345678986, 密码:")
+        assert phone.get_attribute("value") == "12345678986"
+    finally:
+        driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+            "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+
+
+# ---------------------------------------------------------------------------------- list
+
+def load_list(driver, base_url):
+    open_screen(driver, base_url, "/list")
+    reload = css(driver, "#reload")
+    wait(driver, lambda: idle(reload))
+    reload.click()
+    wait(driver, lambda: idle(reload), timeout=15)
+    return reload
+
+
+def test_list_loads_scenic_then_hotel_cells(driver, base_url, upstream, screenshot):
+    load_list(driver, base_url)
+    wait(driver, lambda: len(cell_kinds(driver)) > 0)
+    kinds = cell_kinds(driver)
+    assert "scenic" in kinds and "hotel" in kinds
+    assert kinds == sorted(kinds, key=lambda k: k != "scenic"), f"scenic cells must come first: {kinds}"
+    assert not css(driver, "#list-error").is_displayed()
+
+    scenic = css(driver, '#poi-list .poi-cell[data-kind="scenic"]')
+    assert scenic.find_element(By.CSS_SELECTOR, ".poi-title").text
+    price = scenic.find_element(By.CSS_SELECTOR, ".poi-price")
+    assert re.fullmatch(r"\d+\.\d\d", price.text), price.text
+    runs = price.find_elements(By.CSS_SELECTOR, "span")
+    assert runs and driver.execute_script("return getComputedStyle(arguments[0]).fontSize", runs[-1]) == "10px"
+    assert scenic.find_element(By.CSS_SELECTOR, ".poi-footer").text  # areaName or cityName
+    hotel = css(driver, '#poi-list .poi-cell[data-kind="hotel"]')
+    assert not hotel.find_element(By.CSS_SELECTOR, ".poi-price").is_displayed()
+    assert not hotel.find_element(By.CSS_SELECTOR, ".poi-footer").is_displayed()
+    screenshot("list")
+
+    # The city <select> is two-way bound to the integer input currentCityId.
+    from selenium.webdriver.support.ui import Select
+    city = Select(css(driver, "#city"))
+    if len(city.options) > 1:
+        other = next(o for o in city.options if not o.is_selected())
+        chosen = int(other.get_attribute("value"))
+        city.select_by_value(str(chosen))
+        wait(driver, lambda: driver.execute_script(
+            "return window.__bindery.snapshot.inputs.currentCityId") == chosen)
+
+    driver.set_window_size(390, 844)
+    screenshot("list-phone")
+    driver.set_window_size(1280, 900)
+
+    # Selecting a cell navigates (command select answers navigate) to the item's own page.
+    title = scenic.find_element(By.CSS_SELECTOR, ".poi-title").text
+    scenic.click()
+    wait(driver, lambda: path_of(driver).startswith("/list/items/"))
+    wait(driver, lambda: css(driver, "main h1").text == title)
+    screenshot("list-item")
+    driver.back()
+    wait(driver, lambda: path_of(driver) == "/list")
+    wait(driver, lambda: len(cell_kinds(driver)) == len(kinds))
+
+
+def test_list_shows_upstream_failure(driver, base_url, upstream, screenshot):
+    upstream.patch({"travel": {"failureRate": 1}})
+    load_list(driver, base_url)
+    banner = css(driver, "#list-error")
+    wait(driver, lambda: banner.is_displayed() and "Bad Network" in banner.text)
+    assert cell_kinds(driver) == []  # the seed clears the items on error
+    wait(driver, lambda: any("Bad Network" in t.text for t in all_css(driver, "#toasts .toast")))
+    screenshot("list-error")
+    # The toast is non-blocking and dismissible.
+    css(driver, "#toasts .toast .toast-dismiss").click()
+    wait(driver, lambda: not all_css(driver, "#toasts .toast"))
+
+    upstream.patch({"travel": {"failureRate": 0}})
+    css(driver, "#reload").click()
+    wait(driver, lambda: len(cell_kinds(driver)) > 0, timeout=15)
+    wait(driver, lambda: not banner.is_displayed())
+
+
+# ---------------------------------------------------------------------------------- gallery
+
+def image_loaded(driver, img):
+    return driver.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", img)
+
+
+def test_gallery_opens_photo_and_back_returns(driver, base_url, upstream, screenshot):
+    upstream.patch({"photoDetails": {"latencyMs": 1000}})  # long enough to see the progress
+    open_screen(driver, base_url, "/gallery")
+    wait(driver, lambda: len(all_css(driver, "#gallery-grid .thumb")) > 1, timeout=15)
+    wait(driver, lambda: all(image_loaded(driver, i) for i in all_css(driver, "#gallery-grid .thumb img")))
+    count = len(all_css(driver, "#gallery-grid .thumb"))
+    screenshot("gallery")
+
+    thumb = all_css(driver, "#gallery-grid li")[1]
+    index = thumb.get_attribute("data-key")
+    thumb.find_element(By.CSS_SELECTOR, ".thumb").click()
+    wait(driver, lambda: path_of(driver) == f"/gallery/photos/{index}")
+    wait(driver, lambda: css(driver, "#photo-progress").is_displayed(), message="no progress while loading")
+    screenshot("photo-loading")
+    image = css(driver, "#photo-image")
+    wait(driver, lambda: image.is_displayed() and image_loaded(driver, image), timeout=15)
+    assert not css(driver, "#photo-progress").is_displayed()
+    assert css(driver, "main h1").text
+    assert css(driver, "#photo-position").text == f"Photo {int(index) + 1} of {count}"
+    screenshot("photo")
+
+    # next answers navigate to the neighbour's page; back walks the history.
+    css(driver, "#next").click()
+    wait(driver, lambda: path_of(driver) == f"/gallery/photos/{int(index) + 1}")
+    driver.back()
+    wait(driver, lambda: path_of(driver) == f"/gallery/photos/{index}")
+    driver.back()
+    wait(driver, lambda: path_of(driver) == "/gallery")
+    wait(driver, lambda: len(all_css(driver, "#gallery-grid .thumb")) == count)
+
+
+def test_photo_page_is_shareable(driver, base_url, upstream):
+    # Load the gallery once (its photos come from the upstream), then open a photo's URL directly:
+    # a full page load of /gallery/photos/0 in the same session, as a bookmark or reload would.
+    open_screen(driver, base_url, "/gallery")
+    wait(driver, lambda: len(all_css(driver, "#gallery-grid .thumb")) > 0, timeout=15)
+    open_screen(driver, base_url, "/gallery/photos/0")
+    image = css(driver, "#photo-image")
+    wait(driver, lambda: image.is_displayed() and image_loaded(driver, image), timeout=15)
+    assert not css(driver, "#prev").is_enabled()  # no neighbour before the first photo
+
+
+# ---------------------------------------------------------------------------------- stream
+
+def test_dropped_stream_shows_reconnecting_then_recovers(driver, base_url, screenshot):
+    open_screen(driver, base_url, "/form")
+    indicator = css(driver, "#connection")
+    assert not indicator.is_displayed()
+
+    driver.execute_script("window.__bindery.dropStream()")
+    assert indicator.is_displayed()
+    assert driver.execute_script("return document.documentElement.dataset.stream") == "reconnecting"
+    screenshot("reconnecting")
+    wait(driver, lambda: not indicator.is_displayed(), timeout=15)
+
+    # A write that bypasses the page's binder can only reach the page over the new stream.
+    driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        fetch('/api/views/form', {method: 'PATCH', credentials: 'same-origin',
+              headers: {'Content-Type': 'application/merge-patch+json'},
+              body: JSON.stringify({phone: '13800138000'})}).then(r => done(r.status), e => done(String(e)));
+    """)
+    wait(driver, lambda: css(driver, "#phone").get_attribute("value") == "13800138000")
+    wait(driver, lambda: css(driver, "#form-output").text == "手机号:13800138000, 密码:")
+    wait(driver, lambda: color(driver, css(driver, "#phone")) == BLACK)
