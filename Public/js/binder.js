@@ -310,7 +310,8 @@ class InputBinding {
   }
 
   render(source) {
-    const value = lookup(source, this.name);
+    // An input is read from `inputs` first (an output could share its name).
+    const value = source && source.inputs && this.name in source.inputs ? source.inputs[this.name] : lookup(source, this.name);
     if (value === undefined) return;
     if (!this.type) this.type = typeof value === 'number' ? (Number.isInteger(value) ? 'integer' : 'number') : typeof value === 'boolean' ? 'boolean' : 'string';
     if (this.dirty || this.composing) return;
@@ -428,6 +429,7 @@ export class Binder {
     this.source = null;
     this.attempt = 0;
     this.reconnectTimer = null;
+    this.openedAt = 0;
     this.streamState = 'connecting';
     this.scope = new Scope(this, root);
   }
@@ -481,6 +483,7 @@ export class Binder {
     this.source = source;
     source.onopen = () => {
       if (this.source !== source) return;
+      this.openedAt = Date.now();
       this.setStreamState('open');
       for (const w of this.writers.values()) if (!w.idle && !w.inflight) w.send();
     };
@@ -506,6 +509,9 @@ export class Binder {
     if (this.stopped) return;
     this.setStreamState('reconnecting');
     clearTimeout(this.reconnectTimer);
+    // A stream that stayed up a while earns a quick retry; one that keeps failing backs off.
+    if (this.openedAt && Date.now() - this.openedAt > 5000) this.attempt = 0;
+    this.openedAt = 0;
     const base = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
     this.attempt += 1;
     const delay = base / 2 + Math.random() * base / 2; // jitter so many tabs don't stampede

@@ -16,6 +16,8 @@ public final class BinderyApplication: Sendable {
     public let streams: EventStreams
     /// The fake upstream provider shared by all sessions.
     public let upstream: UpstreamProvider
+    /// The Prometheus metrics served at `/metrics`.
+    public let metrics: BinderyMetrics
     private let server: HTTPServer
     private let logger: Logger
     private let clock: any Clock<Duration>
@@ -29,19 +31,25 @@ public final class BinderyApplication: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.clock = clock
-        let upstream = UpstreamProvider(settings: configuration.upstream, clock: clock)
+        let metrics = BinderyMetrics()
+        let upstream = UpstreamProvider(settings: configuration.upstream, clock: clock) { call in
+            metrics.upstream(endpoint: call.endpoint.rawValue, duration: call.duration, failed: call.error != nil)
+        }
         let roots = FeatureRoots(upstream: upstream, log: { [logger] message in logger.warning("\(message)") })
         let sessions = SessionStore(limits: configuration.sessions, roots: roots)
         let streams = EventStreams(limits: configuration.streams)
         self.upstream = upstream
+        self.metrics = metrics
         self.sessions = sessions
         self.streams = streams
         let readiness = readiness
         let router = BinderyRoutes(
             configuration: configuration, sessions: sessions, streams: streams, upstream: upstream,
-            ready: { readiness.isReady }
+            metrics: metrics, ready: { readiness.isReady }
         ).router()
-        server = HTTPServer(configuration: configuration.server, responder: router, logger: logger)
+        server = HTTPServer(configuration: configuration.server, responder: router, logger: logger) { request in
+            metrics.request(route: request.route, method: request.method, status: request.status, duration: request.duration)
+        }
     }
 
     /// Starts listening and the background work (heartbeats, session sweeps).

@@ -9,6 +9,7 @@ struct BinderyRoutes {
     let sessions: SessionStore
     let streams: EventStreams
     let upstream: UpstreamProvider
+    let metrics: BinderyMetrics
     let ready: @Sendable () -> Bool
 
     /// Builds the router. API routes come first; static files catch what is left.
@@ -17,7 +18,9 @@ struct BinderyRoutes {
         let resolver = SessionResolver(store: sessions)
         router.add(.post, "/api/sessions", SessionRoutes(store: sessions))
         router.add(.get, "/api/views", ScreenCatalog(screens: FeatureRoots.screens))
-        let views = ViewRoutes(sessions: resolver, streams: streams, defaultLongPollWait: configuration.longPollWait)
+        let views = ViewRoutes(
+            sessions: resolver, streams: streams, metrics: metrics, defaultLongPollWait: configuration.longPollWait
+        )
         for method in [.get, .patch, .post] as [HTTPRequest.Method] {
             router.add(method, "/api/views/{rest...}", views)
         }
@@ -28,6 +31,8 @@ struct BinderyRoutes {
         }
         router.add(.get, "/upstream/images/{name}", UpstreamImageRoutes(upstream: upstream))
         let health = HealthRoutes(ready: ready)
+        router.add(.get, "/metrics", MetricsRoute(metrics: metrics, sessions: sessions, streams: streams))
+        router.add(.get, "/openapi.json", OpenAPIRoute())
         router.add(.get, "/healthz", health)
         router.add(.get, "/readyz", health)
         if let directory = configuration.publicDirectory {

@@ -22,6 +22,15 @@ enum ViewAddress: Equatable {
         }
     }
 
+    /// The route pattern for logs and metrics.
+    var route: String {
+        switch self {
+        case .snapshot: "/api/views/{path}"
+        case .events: "/api/views/{path}/events"
+        case .command: "/api/views/{path}/commands/{name}"
+        }
+    }
+
     /// The methods this address answers, for `Allow`.
     var allowedMethods: [HTTPRequest.Method] {
         switch self {

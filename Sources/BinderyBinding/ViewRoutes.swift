@@ -6,6 +6,7 @@ import HTTPTypes
 struct ViewRoutes: HTTPResponder {
     let sessions: SessionResolver
     let streams: EventStreams
+    let metrics: BinderyMetrics
     /// The longest a long-poll waits when the client does not say (`Prefer: wait=N` overrides).
     let defaultLongPollWait: Duration
 
@@ -16,7 +17,7 @@ struct ViewRoutes: HTTPResponder {
             let session = sessions.existing(for: request),
             let snapshot = session.graph.board.snapshot(at: path)
         else { return nil }
-        return SnapshotResponse.make(snapshot, for: request).logging(session)
+        return SnapshotResponse.make(snapshot, for: request).logging(session, route: "/api/views/{path}")
     }
 
     func respond(to request: Request) async throws -> Response {
@@ -40,7 +41,7 @@ struct ViewRoutes: HTTPResponder {
             response = Problem.from(error).response
         }
         if let setCookie { response.headers.append(HTTPField(name: .setCookie, value: setCookie)) }
-        return response.logging(session)
+        return response.logging(session, route: address.route)
     }
 
     private func respond(to request: Request, at address: ViewAddress, in session: Session) async throws -> Response {
@@ -67,10 +68,13 @@ struct ViewRoutes: HTTPResponder {
             let wait = Preferences(request).wait ?? .zero
             switch try await graph.execute(path, command: name, argument: argument, wait: wait) {
             case .completed(let snapshot, let result):
+                metrics.command(path: path, name: name, failed: false)
                 return SnapshotResponse.make(snapshot, navigate: result.navigate, for: request)
             case .running(let snapshot):
+                metrics.command(path: path, name: name, failed: false)
                 return SnapshotResponse.make(snapshot, for: request, status: .accepted)
             case .failed(_, let failure):
+                metrics.command(path: path, name: name, failed: true)
                 return Problem(failure, command: name).response
             }
         case .events(let path):
@@ -109,10 +113,11 @@ extension HTTPField.Name {
 }
 
 extension Response {
-    /// Adds the session's log name (never its token) to the request's log line.
-    func logging(_ session: Session) -> Response {
+    /// Adds the session's log name (never its token) and optionally the route to the log line.
+    func logging(_ session: Session, route: String? = nil) -> Response {
         var response = self
         response.logMetadata["session.id"] = session.logID
+        if let route { response.logMetadata["http.route"] = route }
         return response
     }
 }

@@ -23,14 +23,19 @@ public final class HTTPServer: Sendable {
     private let lifecycle = Mutex(Lifecycle.idle)
 
     /// Creates a server; nothing listens until `start()`.
+    ///
+    /// `observer` hears of every completed request (for metrics), on a server thread.
     public init(
         configuration: ServerConfiguration = ServerConfiguration(),
         responder: some HTTPResponder,
-        logger: Logger
+        logger: Logger,
+        observer: (@Sendable (CompletedRequest) -> Void)? = nil
     ) {
         self.configuration = configuration
         self.logger = logger
-        dispatcher = RequestDispatcher(configuration: configuration, responder: responder, logger: logger)
+        dispatcher = RequestDispatcher(
+            configuration: configuration, responder: responder, logger: logger, observer: observer
+        )
     }
 
     /// Binds and starts the workers. Throws `HTTPServerError` when the address cannot be used.

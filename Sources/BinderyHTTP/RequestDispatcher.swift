@@ -16,12 +16,17 @@ final class RequestDispatcher: Sendable {
     let configuration: ServerConfiguration
     private let responder: any HTTPResponder
     private let logger: Logger
+    private let observer: (@Sendable (CompletedRequest) -> Void)?
     private let state = Mutex(State())
 
-    init(configuration: ServerConfiguration, responder: any HTTPResponder, logger: Logger) {
+    init(
+        configuration: ServerConfiguration, responder: any HTTPResponder, logger: Logger,
+        observer: (@Sendable (CompletedRequest) -> Void)? = nil
+    ) {
         self.configuration = configuration
         self.responder = responder
         self.logger = logger
+        self.observer = observer
     }
 
     // MARK: - Access handler steps
@@ -155,6 +160,10 @@ final class RequestDispatcher: Sendable {
         if !normally { metadata["http.completed"] = "aborted" }
         for (key, value) in extra { metadata[key] = "\(value)" }
         logger.info("request", metadata: metadata)
+        observer?(CompletedRequest(
+            method: context.method, route: extra["http.route"] ?? "unmatched", status: Int(status.code),
+            duration: elapsed
+        ))
     }
 
     /// libmicrohttpd's own error log.

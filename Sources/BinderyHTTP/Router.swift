@@ -51,8 +51,8 @@ public struct Router: HTTPResponder {
         switch resolve(request) {
         case .problem(let problem):
             return problem.response
-        case .found(let responder, let routed):
-            return responder.respondImmediately(to: routed)
+        case .found(let responder, let routed, let pattern):
+            return responder.respondImmediately(to: routed)?.routed(pattern)
         }
     }
 
@@ -61,17 +61,17 @@ public struct Router: HTTPResponder {
         switch resolve(request) {
         case .problem(let problem):
             return problem.response
-        case .found(let responder, let routed):
+        case .found(let responder, let routed, let pattern):
             do {
-                return try await responder.respond(to: routed)
+                return try await responder.respond(to: routed).routed(pattern)
             } catch {
-                return Problem.from(error).response
+                return Problem.from(error).response.routed(pattern)
             }
         }
     }
 
     private enum Resolution {
-        case found(any HTTPResponder, Request)
+        case found(any HTTPResponder, Request, String)
         case problem(Problem)
     }
 
@@ -87,7 +87,7 @@ public struct Router: HTTPResponder {
             if let responder {
                 var routed = request
                 routed.parameters = parameters
-                return .found(responder, routed)
+                return .found(responder, routed, route.pattern.text)
             }
             for method in route.responders.keys {
                 allowed.insert(method.rawValue)
@@ -103,5 +103,16 @@ public struct Router: HTTPResponder {
             detail: "\(request.method.rawValue) is not allowed here; use \(allow).",
             headers: [.allow: allow]
         ))
+    }
+}
+
+extension Response {
+    /// Names the route that answered in the log line and metrics (`http.route`), unless the
+    /// responder already named a finer one.
+    func routed(_ pattern: String) -> Response {
+        guard logMetadata["http.route"] == nil else { return self }
+        var response = self
+        response.logMetadata["http.route"] = pattern
+        return response
     }
 }

@@ -27,6 +27,8 @@ public final class UpstreamProvider: Sendable {
     private let catalog: ImageCatalog
     /// The settings and the outcome sequences.
     private let state: Mutex<State>
+    /// Hears of every finished call (metrics).
+    private let observer: (@Sendable (UpstreamCall) -> Void)?
 
     /// The provider's mutable state, guarded by ``state``.
     private struct State: Sendable {
@@ -41,16 +43,22 @@ public final class UpstreamProvider: Sendable {
     ///   - settings: latency, failure rates and seed (default: seed 000's behaviour).
     ///   - clock: the clock calls wait on; tests pass a `TestClock`.
     ///   - imageBaseURL: where image URLs point (`<imageBaseURL>/<name>.svg`).
+    ///   - observer: hears of every finished call and its real duration (for metrics).
     public convenience init(
         settings: UpstreamSettings = .seedDefaults,
         clock: any Clock<Duration> = ContinuousClock(),
-        imageBaseURL: String = "/upstream/images"
+        imageBaseURL: String = "/upstream/images",
+        observer: (@Sendable (UpstreamCall) -> Void)? = nil
     ) {
-        self.init(settings: settings, clock: clock, imageBaseURL: imageBaseURL, fixtures: .bundled)
+        self.init(settings: settings, clock: clock, imageBaseURL: imageBaseURL, fixtures: .bundled, observer: observer)
     }
 
     /// Creates a provider serving `fixtures`.
-    init(settings: UpstreamSettings, clock: any Clock<Duration>, imageBaseURL: String, fixtures: FixtureStore) {
+    init(
+        settings: UpstreamSettings, clock: any Clock<Duration>, imageBaseURL: String, fixtures: FixtureStore,
+        observer: (@Sendable (UpstreamCall) -> Void)? = nil
+    ) {
+        self.observer = observer
         self.clock = clock
         self.imageBaseURL = imageBaseURL
         transport = FakeTransport(fixtures: fixtures)
@@ -121,8 +129,35 @@ public final class UpstreamProvider: Sendable {
         catalog.names
     }
 
-    /// Draws the outcome, waits, fetches the raw body and decodes it.
+    /// Makes a call and tells the observer how long it took and how it ended.
     private func call<Payload: Decodable>(
+        _ request: UpstreamRequest, as type: Payload.Type
+    ) async throws(UpstreamError) -> Payload {
+        guard let observer else { return try await perform(request, as: type) }
+        let (result, duration) = await Self.timed { () async throws(UpstreamError) -> Payload in
+            try await perform(request, as: type)
+        }
+        observer(UpstreamCall(endpoint: request.endpoint, duration: duration, error: result.failure))
+        return try result.get()
+    }
+
+    /// Runs `work` and measures it in real time (metrics report what callers really waited).
+    private static func timed<Value>(
+        _ work: () async throws(UpstreamError) -> Value
+    ) async -> (Result<Value, UpstreamError>, Duration) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result: Result<Value, UpstreamError>
+        do {
+            result = .success(try await work())
+        } catch {
+            result = .failure(error)
+        }
+        return (result, start.duration(to: clock.now))
+    }
+
+    /// Draws the outcome, waits, fetches the raw body and decodes it.
+    private func perform<Payload: Decodable>(
         _ request: UpstreamRequest, as type: Payload.Type
     ) async throws(UpstreamError) -> Payload {
         let endpoint = request.endpoint
@@ -159,5 +194,12 @@ public final class UpstreamProvider: Sendable {
         } catch {
             throw .cancelled(endpoint)
         }
+    }
+}
+
+extension Result {
+    /// The error, if this is a failure.
+    fileprivate var failure: Failure? {
+        if case .failure(let error) = self { error } else { nil }
     }
 }

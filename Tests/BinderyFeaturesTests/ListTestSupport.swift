@@ -1,6 +1,7 @@
 import BinderyRuntime
 import BinderyUpstream
 import Clocks
+import Foundation
 import Synchronization
 import Testing
 
@@ -73,4 +74,29 @@ func settle(
 func isInvalidArgument(_ error: any Error, command: String) -> Bool {
     if case .invalidArgument(command: command, _)? = error as? ViewModelError { return true }
     return false
+}
+
+/// Collects the snapshots a graph sends to a watcher.
+final class ListSnapshotRecorder: Sendable {
+    private let snapshots = Mutex<[EncodedSnapshot]>([])
+
+    /// The snapshots received so far.
+    var received: [EncodedSnapshot] { snapshots.withLock { $0 } }
+
+    /// The callback to hand to `ViewModelGraph.watch`.
+    var send: @Sendable (EncodedSnapshot) -> Void {
+        { [self] snapshot in self.snapshots.withLock { $0.append(snapshot) } }
+    }
+}
+
+extension EncodedSnapshot {
+    /// The snapshot decoded back into JSON.
+    func decoded() throws -> JSONValue {
+        try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+    }
+
+    /// `outputs[name]` of the decoded snapshot.
+    func output(_ name: String) throws -> JSONValue? {
+        try decoded().objectValue?["outputs"]?.objectValue?[name]
+    }
 }

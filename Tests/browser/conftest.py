@@ -34,7 +34,6 @@ def server_command(binary: str, port: int) -> list[str]:
         "--port", str(port),
         "--public-dir", str(PUBLIC_DIR),
         "--upstream-latency-ms", "50",
-        "--seed", "42",
         *shlex.split(os.environ.get("BINDERY_ARGS", "")),
     ]
 

@@ -293,3 +293,21 @@ def test_dropped_stream_shows_reconnecting_then_recovers(driver, base_url, scree
     wait(driver, lambda: css(driver, "#phone").get_attribute("value") == "13800138000")
     wait(driver, lambda: css(driver, "#form-output").text == "手机号:13800138000, 密码:")
     wait(driver, lambda: color(driver, css(driver, "#phone")) == BLACK)
+
+
+def test_typing_while_offline_is_kept_and_sent_later(driver, base_url):
+    open_screen(driver, base_url, "/form")
+    password = css(driver, "#password")
+    driver.execute_cdp_cmd("Network.enable", {})
+    offline = {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", offline)
+    try:
+        password.send_keys("offline12")
+        time.sleep(1.5)  # at least one failed write and retry
+        assert password.get_attribute("value") == "offline12"
+        assert css(driver, "#form-output").text == "手机号:186, 密码:"  # nothing acknowledged yet
+    finally:
+        driver.execute_cdp_cmd("Network.emulateNetworkConditions", {**offline, "offline": False})
+    wait(driver, lambda: css(driver, "#form-output").text == "手机号:186, 密码:offline12", timeout=20)
+    wait(driver, lambda: driver.execute_script("return document.documentElement.dataset.stream") == "open",
+         timeout=20)
