@@ -12,8 +12,12 @@ public final class Command {
         /// Work that finishes without waiting (form `clear`, `select`).
         case immediate(() throws -> CommandResult)
         /// Work that awaits something, typically the upstream (list `load`).
-        case deferred(() async throws -> CommandResult)
+        case deferred(DeferredWork)
     }
+
+    /// Work that awaits. It runs on the caller's actor (the session's), never concurrently with
+    /// it, so it may read and write the view model it belongs to.
+    public typealias DeferredWork = nonisolated(nonsending) () async throws -> CommandResult
 
     /// The command's name, as it appears in snapshots and URLs.
     @ObservationIgnored public let name: String
@@ -52,7 +56,7 @@ public final class Command {
     public convenience init(
         _ name: String,
         enabled condition: @escaping () -> Bool = { true },
-        deferred work: @escaping () async throws -> CommandResult
+        deferred work: @escaping DeferredWork
     ) {
         self.init(name, enabled: condition) { argument throws(ViewModelError) in
             try Command.requireNoArgument(argument, command: name)
@@ -85,8 +89,11 @@ public final class Command {
         return work
     }
 
-    /// Runs work obtained from ``begin(_:)`` and records how it ended.
-    public func finish(_ work: Work) async -> Result<CommandResult, ExecutionFailure> {
+    /// Runs work obtained from ``begin(_:)`` on `isolation` (the view model's actor) and records
+    /// how it ended.
+    public func finish(
+        _ work: Work, isolation: isolated (any Actor)? = #isolation
+    ) async -> Result<CommandResult, ExecutionFailure> {
         let outcome: Result<CommandResult, ExecutionFailure>
         do {
             switch work {
@@ -102,9 +109,11 @@ public final class Command {
     }
 
     /// Begins and finishes an execution in one call (for in-process callers and tests).
-    public func execute(_ argument: JSONValue? = nil) async throws(ViewModelError) -> Result<CommandResult, ExecutionFailure> {
+    public func execute(
+        _ argument: JSONValue? = nil, isolation: isolated (any Actor)? = #isolation
+    ) async throws(ViewModelError) -> Result<CommandResult, ExecutionFailure> {
         let work = try begin(argument)
-        return await finish(work)
+        return await finish(work, isolation: isolation)
     }
 
     /// Refuses a body for a command that takes none (`null` and `{}` count as none).

@@ -69,14 +69,15 @@ public actor ViewModelGraph {
         guard let command = host.viewModel.command(named: name) else { throw .unknownCommand(name: name) }
         let work = try command.begin(argument)
         if case .immediate = work {
-            let result = await command.finish(work)
+            let result = await command.finish(work, isolation: self)
             flush()
             return outcome(result, snapshot: host.encoded)
         }
         flush()
         let id = makeID()
         let done = Task { [self] in
-            let result = await command.finish(work)
+            // The work runs on this actor, where the view model lives, whatever the task inherits.
+            let result = await command.finish(work, isolation: self)
             self.commandFinished(id)
             return result
         }

@@ -1,0 +1,96 @@
+"""Fixtures of the API checks: a real `bindery` server on a free loopback port.
+
+The binary comes from env BINDERY_BIN (default .build/debug/bindery, relative to the repository);
+the thin client from env BINDERY_PUBLIC (default Public). When the binary does not exist, the tests
+that need the server are skipped; the others (document validation, hadolint) still run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+OPENAPI_PATH = REPO / "Sources" / "BinderyBinding" / "Resources" / "openapi.json"
+ROUTES_PATH = REPO / "Sources" / "BinderyBinding" / "BinderyRoutes.swift"
+DOCKERFILE = REPO / "docker" / "Dockerfile"
+README = REPO / "README.md"
+
+
+def binary_path() -> Path:
+    path = Path(os.environ.get("BINDERY_BIN", ".build/debug/bindery"))
+    return path if path.is_absolute() else REPO / path
+
+
+def public_dir() -> Path:
+    path = Path(os.environ.get("BINDERY_PUBLIC", "Public"))
+    return path if path.is_absolute() else REPO / path
+
+
+def server_command(port: int) -> list[str]:
+    """The one place that knows how the API checks start the server."""
+    return [
+        str(binary_path()),
+        "--port", str(port),
+        "--public-dir", str(public_dir()),
+        "--upstream-latency-ms", "20",
+        "--upstream-travel-failure-rate", "0",
+        "--log-level", "error",
+    ]
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_health(base: str, process: subprocess.Popen, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"bindery exited with status {process.returncode} before answering /healthz")
+        try:
+            with urllib.request.urlopen(f"{base}/healthz", timeout=1) as response:
+                if response.status == 200:
+                    return
+        except (OSError, urllib.error.URLError):
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"bindery did not answer {base}/healthz within {timeout:.0f} s")
+
+
+@pytest.fixture(scope="session")
+def server():
+    """Starts the real binary, waits for GET /healthz, yields its base URL, then SIGTERMs it."""
+    if not binary_path().exists():
+        pytest.skip(f"no server binary at {binary_path()} (build it, or set BINDERY_BIN)")
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    process = subprocess.Popen(server_command(port), cwd=REPO, stdin=subprocess.DEVNULL)
+    try:
+        wait_for_health(base, process)
+        yield base
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def openapi_document() -> dict:
+    with OPENAPI_PATH.open(encoding="utf-8") as f:
+        return json.load(f)
