@@ -83,7 +83,9 @@ final class RequestDispatcher: Sendable {
             return nil
         }
         let responder = self.responder
-        let task = Task {
+        // Requests are what a person waits for: ask for a high priority so background work
+        // (heartbeats, sweeps, a busy session's commands) cannot starve the answer.
+        let task = Task(priority: .userInitiated) {
             let response: Response
             do {
                 response = try await responder.respond(to: request)

@@ -12,8 +12,15 @@ private final class TerminationCounter: Sendable {
     }
 }
 
-/// A router whose `/events` answers with `stream` and `/ping` with text.
-private func streamRouter(_ stream: ResponseStream, immediate: Bool = false) -> Router {
+/// Counts requests that reached the `/stuck` handler.
+private final class EntryCounter: Sendable {
+    private let count = Mutex(0)
+    var value: Int { count.withLock { $0 } }
+    func enter() { count.withLock { $0 += 1 } }
+}
+
+/// A router whose `/events` answers with `stream`, `/ping` with text, and `/stuck` never.
+private func streamRouter(_ stream: ResponseStream, immediate: Bool = false, stuck: EntryCounter = EntryCounter()) -> Router {
     var router = Router()
     if immediate {
         router.add(.get, "/events", immediate: { _ in .eventStream(stream) }, handler: { _ in .eventStream(stream) })
@@ -22,6 +29,7 @@ private func streamRouter(_ stream: ResponseStream, immediate: Bool = false) -> 
     }
     router.add(.get, "/ping") { _ in .text("pong") }
     router.add(.get, "/stuck") { _ in
+        stuck.enter()
         try await Task.sleep(for: .seconds(60))
         return .text("too late")
     }
@@ -119,16 +127,16 @@ struct StreamingTests {
 
     @Test("Shutdown answers a handler that does not finish with 503")
     func shutdownWithStuckHandler() async throws {
+        let stuck = EntryCounter()
         let server = HTTPServer(
-            configuration: ServerConfiguration(port: 0), responder: streamRouter(ResponseStream()),
+            configuration: ServerConfiguration(port: 0), responder: streamRouter(ResponseStream(), stuck: stuck),
             logger: LogRecorder().logger()
         )
         try server.start()
         let client = try RawHTTPClient(port: server.port)
         try await client.send("GET /stuck HTTP/1.1\r\nHost: x\r\n\r\n")
-        // Let the request reach the handler before shutting down.
-        let ping = try RawHTTPClient(port: server.port)
-        #expect(try await ping.request("GET", "/ping").status == 200)
+        // Shut down only once the request is inside its handler.
+        #expect(await eventually { stuck.value == 1 })
         let started = ContinuousClock.now
         await server.shutdown()
         #expect(ContinuousClock.now - started < .seconds(4))
