@@ -16,6 +16,12 @@ public protocol ViewModel: AnyObject {
     /// A parent creates its children (seed 001): the child for the next page is built here.
     func child(at path: ArraySlice<String>) -> (any ViewModel)?
 
+    /// Loads what the child at `path` needs before ``child(at:)`` can find it.
+    ///
+    /// Called when a path below this view model does not resolve, so that a shared URL such as
+    /// `gallery/photos/3` works in a brand-new session (the gallery imports its photos first).
+    func prepareChild(at path: ArraySlice<String>) async
+
     /// Work that runs while someone watches the view model (ReactiveViewModel's `active`).
     ///
     /// Bindery starts it when the view model becomes active and cancels it when the last
@@ -30,6 +36,8 @@ extension ViewModel {
     public var commands: [Command] { [] }
     /// No children by default.
     public func child(at path: ArraySlice<String>) -> (any ViewModel)? { nil }
+    /// Nothing to prepare by default.
+    public func prepareChild(at path: ArraySlice<String>) async {}
     /// Nothing to do on activation by default.
     public func whileActive() async {}
 

@@ -31,8 +31,8 @@ public actor ViewModelGraph {
     // MARK: Reading and writing
 
     /// The current snapshot of the view model at `path`.
-    public func snapshot(_ path: String) throws(ViewModelError) -> EncodedSnapshot {
-        let host = try host(at: path)
+    public func snapshot(_ path: String) async throws(ViewModelError) -> EncodedSnapshot {
+        let host = try await preparedHost(at: path)
         flush()
         return host.encoded
     }
@@ -40,8 +40,8 @@ public actor ViewModelGraph {
     /// Writes inputs from a JSON merge patch; all or nothing.
     ///
     /// `ifMatch` is the `If-Match` header value; a stale version refuses the write.
-    public func write(_ path: String, patch: JSONValue, ifMatch: String? = nil) throws(ViewModelError) -> EncodedSnapshot {
-        let host = try host(at: path)
+    public func write(_ path: String, patch: JSONValue, ifMatch: String? = nil) async throws(ViewModelError) -> EncodedSnapshot {
+        let host = try await preparedHost(at: path)
         flush()
         try Self.check(ifMatch, against: host.encoded)
         guard let members = patch.objectValue else { throw .patchNotAnObject }
@@ -65,7 +65,7 @@ public actor ViewModelGraph {
     public func execute(
         _ path: String, command name: String, argument: JSONValue?, wait: Duration = .zero
     ) async throws(ViewModelError) -> CommandOutcome {
-        let host = try host(at: path)
+        let host = try await preparedHost(at: path)
         guard let command = host.viewModel.command(named: name) else { throw .unknownCommand(name: name) }
         let work = try command.begin(argument)
         if case .immediate = work {
@@ -99,8 +99,8 @@ public actor ViewModelGraph {
         after: Int?,
         send: @escaping @Sendable (EncodedSnapshot) -> Void,
         end: @escaping @Sendable () -> Void
-    ) throws(ViewModelError) -> Int {
-        let host = try host(at: path)
+    ) async throws(ViewModelError) -> Int {
+        let host = try await preparedHost(at: path)
         if host.watchers.isEmpty { activate(host) }
         flush()
         let id = makeID()
@@ -125,7 +125,7 @@ public actor ViewModelGraph {
     public func snapshot(
         _ path: String, after version: Int, waitingUpTo wait: Duration
     ) async throws(ViewModelError) -> EncodedSnapshot? {
-        let host = try host(at: path)
+        let host = try await preparedHost(at: path)
         flush()
         if host.version != version { return host.encoded }
         guard wait > .zero else { return nil }
@@ -227,6 +227,17 @@ public actor ViewModelGraph {
         let host = ViewModelHost(path: path, viewModel: model, firstVersion: 1, signal: signal)
         hosts[path] = host
         return host
+    }
+
+    /// The host at `path`; when a child path does not resolve, lets its root prepare it first.
+    private func preparedHost(at path: String) async throws(ViewModelError) -> ViewModelHost {
+        if !isClosed, resolve(path) == nil, let slash = path.firstIndex(of: "/"),
+            let root = resolve(String(path[..<slash]))
+        {
+            let rest = path[path.index(after: slash)...].split(separator: "/").map(String.init)
+            await root.prepareChild(at: rest[...])
+        }
+        return try host(at: path)
     }
 
     private func resolve(_ path: String) -> (any ViewModel)? {

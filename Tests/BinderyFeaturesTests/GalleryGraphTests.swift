@@ -11,10 +11,6 @@ struct GalleryGraphTests {
         let (upstream, clock) = makeTestUpstream()
         let log = GalleryLogRecorder()
         let graph = ViewModelGraph(roots: FeatureRoots(upstream: upstream, log: log.sink))
-        await #expect(throws: ViewModelError.notFound(path: "gallery/photos/0")) {
-            try await graph.snapshot("gallery/photos/0")
-        }
-
         let gallery = try await graph.watch("gallery", after: nil, send: { _ in }, end: {})
         await clock.waitForSleeps(1)
         #expect(try await graph.snapshot("gallery").output("loading") == true)
@@ -47,6 +43,21 @@ struct GalleryGraphTests {
         await graph.unwatch("gallery/photos/3", id: watch)
         await graph.unwatch("gallery", id: gallery)
         #expect(log.messages.isEmpty)
+        await graph.close()
+    }
+
+    @Test func aSharedPhotoURLInANewSessionImportsTheGalleryFirst() async throws {
+        let (upstream, clock) = makeTestUpstream()
+        let graph = ViewModelGraph(roots: FeatureRoots(upstream: upstream))
+        let opening = Task { try await graph.snapshot("gallery/photos/2") }
+        await clock.waitForSleeps(1)
+        await clock.advance(by: .seconds(1))
+        let page = try await opening.value
+        #expect(try page.output("initialPhotoIndex") == 2)
+        #expect(try await graph.snapshot("gallery").output("loading") == false)
+        await #expect(throws: ViewModelError.notFound(path: "gallery/photos/999")) {
+            try await graph.snapshot("gallery/photos/999")
+        }
         await graph.close()
     }
 

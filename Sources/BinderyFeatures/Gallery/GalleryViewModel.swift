@@ -61,6 +61,13 @@ public final class GalleryViewModel: ViewModel {
         return path.count == 2 ? page : page.child(at: path.dropFirst(2))
     }
 
+    /// A full-size page was asked for before the photos were imported (a shared URL opened in a
+    /// new session): import them now, so the page can be found.
+    public func prepareChild(at path: ArraySlice<String>) async {
+        guard path.first == "photos" else { return }
+        await importPhotos()
+    }
+
     /// The full-size page of the photo at `index`; nil when out of bounds.
     public func fullSizePhotoViewModel(at index: Int) -> FullSizePhotoViewModel? {
         guard GalleryRules.contains(index, count: photos.count) else { return nil }

