@@ -91,7 +91,9 @@ let package = Package(
         ),
         .testTarget(
             name: "BinderyIntegrationTests",
-            dependencies: ["BinderyBinding", "BinderyHTTP", "BinderyUpstream"],
+            dependencies: [
+                "BinderyBinding", "BinderyHTTP", "BinderyUpstream", .product(name: "Clocks", package: "swift-clocks"),
+            ],
             swiftSettings: strictSettings
         ),
     ]

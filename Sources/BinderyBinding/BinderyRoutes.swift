@@ -21,7 +21,8 @@ struct BinderyRoutes {
         let views = ViewRoutes(
             sessions: resolver, streams: streams, metrics: metrics, defaultLongPollWait: configuration.longPollWait
         )
-        for method in [.get, .patch, .post] as [HTTPRequest.Method] {
+        // Views decide their own Allow: a snapshot, its events and its commands differ.
+        for method in [.get, .patch, .post, .put, .delete, .options] as [HTTPRequest.Method] {
             router.add(method, "/api/views/{rest...}", views)
         }
         if configuration.upstreamControl {
@@ -42,8 +43,11 @@ struct BinderyRoutes {
                 router.add(.get, "/\(path)", shell)
                 router.add(.get, "/\(path)/{rest...}", shell)
             }
-            router.add(.get, "/", files)
-            router.add(.get, "/{rest...}", files)
+            // Static files answer every method, so a write to a missing file is a 404, not a 405.
+            for method in [.get, .post, .put, .patch, .delete] as [HTTPRequest.Method] {
+                router.add(method, "/", files)
+                router.add(method, "/{rest...}", files)
+            }
         }
         return router
     }

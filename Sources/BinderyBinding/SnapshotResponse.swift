@@ -8,7 +8,8 @@ enum SnapshotResponse {
     /// The snapshot with its `ETag`; 304 when the client's `If-None-Match` already names it.
     static func make(_ snapshot: EncodedSnapshot, for request: Request, status: HTTPResponse.Status = .ok) -> Response {
         var headers: HTTPFields = [.eTag: snapshot.etag, .cacheControl: "no-cache, private"]
-        if status == .ok, let tags = request.headers[.ifNoneMatch], matches(tags, snapshot) {
+        let isRead = request.method == .get || request.method == .head
+        if status == .ok, isRead, let tags = request.headers[.ifNoneMatch], matches(tags, snapshot) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = "application/json"
@@ -23,9 +24,11 @@ enum SnapshotResponse {
 
     /// The snapshot with a top-level `navigate` member spliced in (a command's result).
     static func make(_ snapshot: EncodedSnapshot, navigate: String?, for request: Request) -> Response {
-        guard let navigate, snapshot.bytes.last == UInt8(ascii: "}"),
-            let encoded = try? JSONEncoder().encode(navigate)
-        else { return make(snapshot, for: request) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        guard let navigate, snapshot.bytes.last == UInt8(ascii: "}"), let encoded = try? encoder.encode(navigate) else {
+            return make(snapshot, for: request)
+        }
         var bytes = snapshot.bytes.dropLast()
         bytes.append(contentsOf: Array(#","navigate":"#.utf8))
         bytes.append(contentsOf: encoded)

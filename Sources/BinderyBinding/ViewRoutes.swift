@@ -24,8 +24,11 @@ struct ViewRoutes: HTTPResponder {
         guard let address = address(of: request) else {
             throw Problem(status: .notFound, detail: "No resource at \(request.path).")
         }
+        let allow = address.allowedMethods.map(\.rawValue).joined(separator: ", ")
+        if request.method == .options {
+            return Response(status: .noContent, headers: [.allow: allow])
+        }
         guard address.allowedMethods.contains(request.method) else {
-            let allow = address.allowedMethods.map(\.rawValue).joined(separator: ", ")
             throw Problem(
                 status: .methodNotAllowed, detail: "\(request.method.rawValue) is not allowed here; use \(allow).",
                 headers: [.allow: allow]

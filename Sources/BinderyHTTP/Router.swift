@@ -50,7 +50,7 @@ public struct Router: HTTPResponder {
     public func respondImmediately(to request: Request) -> Response? {
         switch resolve(request) {
         case .problem(let problem):
-            return problem.response
+            return problem.status == .noContent ? Response(status: .noContent, headers: problem.headers) : problem.response
         case .found(let responder, let routed, let pattern):
             return responder.respondImmediately(to: routed)?.routed(pattern)
         }
@@ -79,25 +79,28 @@ public struct Router: HTTPResponder {
         guard let segments = PercentDecoding.segments(ofRawPath: request.rawPath) else {
             return .problem(Problem(status: .badRequest, detail: "The request path is not valid percent-encoded UTF-8."))
         }
-        var allowed: Set<String> = []
-        for route in routes {
-            guard let parameters = route.pattern.match(segments) else { continue }
-            let responder = route.responders[request.method]
-                ?? (request.method == .head ? route.responders[.get] : nil)
-            if let responder {
-                var routed = request
-                routed.parameters = parameters
-                return .found(responder, routed, route.pattern.text)
-            }
-            for method in route.responders.keys {
-                allowed.insert(method.rawValue)
-                if method == .get { allowed.insert("HEAD") }
-            }
-        }
-        if allowed.isEmpty {
+        // The first route whose pattern matches decides: register specific patterns first.
+        guard let route = routes.first(where: { $0.pattern.match(segments) != nil }),
+            let parameters = route.pattern.match(segments)
+        else {
             return .problem(Problem(status: .notFound, detail: "No resource at \(request.path)."))
         }
+        if let responder = route.responders[request.method]
+            ?? (request.method == .head ? route.responders[.get] : nil)
+        {
+            var routed = request
+            routed.parameters = parameters
+            return .found(responder, routed, route.pattern.text)
+        }
+        var allowed: Set<String> = []
+        for method in route.responders.keys {
+            allowed.insert(method.rawValue)
+            if method == .get { allowed.insert("HEAD") }
+        }
         let allow = allowed.sorted().joined(separator: ", ")
+        if request.method == .options {
+            return .problem(Problem(status: .noContent, headers: [.allow: allow]))
+        }
         return .problem(Problem(
             status: .methodNotAllowed,
             detail: "\(request.method.rawValue) is not allowed here; use \(allow).",

@@ -51,11 +51,6 @@ public struct StaticFiles: HTTPResponder {
     }
 
     private func locate(_ request: Request) -> Location {
-        guard request.method == .get || request.method == .head else {
-            return .problem(Problem(
-                status: .methodNotAllowed, detail: "Static files are read-only.", headers: [.allow: "GET, HEAD"]
-            ))
-        }
         guard var segments = PercentDecoding.segments(ofRawPath: request.rawPath) else {
             return .problem(Problem(status: .badRequest, detail: "The request path is not valid."))
         }
@@ -71,6 +66,12 @@ public struct StaticFiles: HTTPResponder {
         guard let real = Self.realPath(candidate), real.hasPrefix(root + "/"),
               let info = FileInfo(path: real) else {
             return .problem(Self.notFound(request))
+        }
+        // Only an existing file makes another method a 405; a missing one is a 404 for every method.
+        guard request.method == .get || request.method == .head else {
+            return .problem(Problem(
+                status: .methodNotAllowed, detail: "Static files are read-only.", headers: [.allow: "GET, HEAD"]
+            ))
         }
         return .file(real, info)
     }

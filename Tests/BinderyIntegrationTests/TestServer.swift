@@ -13,7 +13,8 @@ struct TestServer {
         upstream: UpstreamSettings = .fast,
         sessions: SessionLimits = SessionLimits(),
         streams: StreamLimits = StreamLimits(),
-        maxBodyBytes: Int = 64 * 1024
+        maxBodyBytes: Int = 64 * 1024,
+        clock: any Clock<Duration> = ContinuousClock()
     ) throws -> TestServer {
         var logger = Logger(label: "bindery-test")
         logger.logLevel = .error
@@ -24,7 +25,7 @@ struct TestServer {
             streams: streams,
             upstream: upstream
         )
-        let application = BinderyApplication(configuration: configuration, logger: logger)
+        let application = BinderyApplication(configuration: configuration, logger: logger, clock: clock)
         let port = try application.start()
         return TestServer(application: application, port: port)
     }
@@ -47,9 +48,10 @@ struct TestServer {
         upstream: UpstreamSettings = .fast,
         sessions: SessionLimits = SessionLimits(),
         streams: StreamLimits = StreamLimits(),
+        clock: any Clock<Duration> = ContinuousClock(),
         _ body: (TestServer) async throws -> T
     ) async throws -> T {
-        let server = try start(upstream: upstream, sessions: sessions, streams: streams)
+        let server = try start(upstream: upstream, sessions: sessions, streams: streams, clock: clock)
         do {
             let result = try await body(server)
             await server.application.shutdown()

@@ -1,8 +1,8 @@
 """Fixtures of the API checks: a real `bindery` server on a free loopback port.
 
 The binary comes from env BINDERY_BIN (default .build/debug/bindery, relative to the repository);
-the thin client from env BINDERY_PUBLIC (default Public). When the binary does not exist, the tests
-that need the server are skipped; the others (document validation, hadolint) still run.
+the thin client from env BINDERY_PUBLIC (default Public). A missing binary fails the tests that
+need the server (never a silent skip).
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def wait_for_health(base: str, process: subprocess.Popen, timeout: float = 30.0)
 def server():
     """Starts the real binary, waits for GET /healthz, yields its base URL, then SIGTERMs it."""
     if not binary_path().exists():
-        pytest.skip(f"no server binary at {binary_path()} (build it, or set BINDERY_BIN)")
+        pytest.fail(f"no server binary at {binary_path()} (run `swift build`, or set BINDERY_BIN)")
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     process = subprocess.Popen(server_command(port), cwd=REPO, stdin=subprocess.DEVNULL)

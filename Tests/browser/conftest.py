@@ -3,8 +3,8 @@
 Which server is tested, in this order:
   BINDERY_URL=http://127.0.0.1:8080   an already running server;
   BINDERY_BIN=.build/debug/bindery    start that binary on a free port (see server_command);
-  BINDERY_FAKE=1                      start Tests/browser/fake_server.py (client development only);
-  otherwise .build/debug/bindery if it exists, else every test is skipped.
+  otherwise .build/debug/bindery, which must exist (run `swift build` first): a missing server
+  fails the tests rather than skipping them.
 """
 
 from __future__ import annotations
@@ -67,16 +67,10 @@ def base_url():
         yield url.rstrip("/")
         return
     binary = os.environ.get("BINDERY_BIN")
-    if os.environ.get("BINDERY_FAKE"):
-        command = lambda port: [sys.executable, str(Path(__file__).with_name("fake_server.py")),  # noqa: E731
-                                "--port", str(port), "--public-dir", str(PUBLIC_DIR), "--upstream-latency-ms", "50"]
-    else:
-        if not binary:
-            default = REPO / ".build" / "debug" / "bindery"
-            if not default.exists():
-                pytest.skip("no server: set BINDERY_URL, BINDERY_BIN or BINDERY_FAKE=1")
-            binary = str(default)
-        command = lambda port: server_command(binary, port)  # noqa: E731
+    binary = binary or str(REPO / ".build" / "debug" / "bindery")
+    if not Path(binary).exists():
+        pytest.fail(f"no server binary at {binary}: run `swift build` or set BINDERY_URL")
+    command = lambda port: server_command(binary, port)  # noqa: E731
     port = _free_port()
     (REPO / "artifacts").mkdir(exist_ok=True)
     log = open(REPO / "artifacts" / "browser-server.log", "w")

@@ -1,0 +1,129 @@
+import BinderyBinding
+import BinderyRuntime
+import Testing
+
+@Suite("Live push over HTTP: event streams, activation, resume, long-poll, limits, shutdown")
+struct EventsHTTPTests {
+    @Test func openingAPhotoStreamLoadsThePhoto() async throws {
+        try await TestServer.with { server in
+            let client = try await server.newSession()
+            let stream = try await client.events("/api/views/gallery/photos/1/events")
+            #expect(stream.head.status == 200)
+            #expect(stream.head.header("Content-Type") == "text/event-stream")
+            let loading = try await stream.next { $0.output("photo")?.objectValue?["loading"] == true }
+            #expect(loading.data["active"] == true)
+            let loaded = try await stream.next { $0.output("photo")?.objectValue?["loading"] == false }
+            #expect(loaded.output("photo")?.objectValue?["photoImage"]?.stringValue?.hasSuffix(".svg") == true)
+            #expect((loaded.id ?? 0) > (loading.id ?? 0))
+            stream.close()
+
+            let outOfBounds = try await client.request("GET", "/api/views/gallery/photos/999")
+            #expect(outOfBounds.status == 404)
+            let selected = try await client.request("POST", "/api/views/gallery/commands/select", body: #"{"index": 2}"#)
+            #expect(selected.json["navigate"] == "/gallery/photos/2")
+        }
+    }
+
+    @Test func streamsPushPatchesFromAnotherConnectionAndResumeWithoutGapsOrDuplicates() async throws {
+        try await TestServer.with { server in
+            let client = try await server.newSession()
+            let stream = try await client.events("/api/views/form/events")
+            let first = try await stream.next { _ in true }
+            _ = try await client.request("PATCH", "/api/views/form", body: #"{"phone": "1"}"#)
+            let pushed = try await stream.next { _ in true }
+            #expect(pushed.data["inputs"]?.objectValue?["phone"] == "1")
+            #expect(pushed.id == (first.id ?? 0) + 1)
+            stream.close()
+
+            let upToDate = try await client.events("/api/views/form/events", headers: ["Last-Event-ID": "\(pushed.id ?? 0)"])
+            _ = try await client.request("PATCH", "/api/views/form", body: #"{"phone": "12"}"#)
+            let next = try await upToDate.next { _ in true }
+            #expect(next.id == (pushed.id ?? 0) + 1, "no duplicate of the version the client had")
+            upToDate.close()
+
+            let behind = try await client.events("/api/views/form/events?lastEventId=\(first.id ?? 0)")
+            let catchUp = try await behind.next { _ in true }
+            #expect(catchUp.data["inputs"]?.objectValue?["phone"] == "12", "a client that missed versions gets the current one")
+            behind.close()
+        }
+    }
+
+    @Test func longPollWakesOnAPatchFromAnotherConnection() async throws {
+        try await TestServer.with { server in
+            let client = try await server.newSession()
+            let current = try await client.request("GET", "/api/views/form")
+            let version = try #require(current.version)
+            async let woken = client.request("GET", "/api/views/form?after=\(version)", headers: ["Prefer": "wait=10"])
+            // The write may land before or after the poll starts waiting; either way it answers it.
+            _ = try await client.request("PATCH", "/api/views/form", body: #"{"password": "woken up"}"#)
+            let answer = try await woken
+            #expect(answer.status == 200)
+            #expect(answer.input("password") == "woken up")
+
+            let timedOut = try await client.request("GET", "/api/views/form?after=\(answer.version ?? 0)", headers: ["Prefer": "wait=0.05"])
+            #expect(timedOut.status == 304)
+            let badVersion = try await client.request("GET", "/api/views/form?after=soon")
+            #expect(badVersion.status == 400)
+        }
+    }
+
+    @Test func streamsAreBoundedPerSessionAndInTotal() async throws {
+        try await TestServer.with(streams: StreamLimits(perSession: 2, total: 3)) { server in
+            let alice = try await server.newSession()
+            let first = try await alice.events("/api/views/form/events")
+            let second = try await alice.events("/api/views/list/events")
+            let third = try await alice.events("/api/views/form/events")
+            #expect(third.head.status == 429)
+            let bob = try await server.newSession()
+            let bobs = try await bob.events("/api/views/form/events")
+            #expect(bobs.head.status == 200)
+            let overTotal = try await bob.events("/api/views/list/events")
+            #expect(overTotal.head.status == 503)
+            for stream in [first, second, third, bobs, overTotal] { stream.close() }
+        }
+    }
+
+    @Test func closingTheLastStreamMakesTheViewModelInactive() async throws {
+        try await TestServer.with { server in
+            let client = try await server.newSession()
+            let stream = try await client.events("/api/views/form/events")
+            let event = try await stream.next { _ in true }
+            #expect(event.data["active"] == true)
+            stream.close()
+            // A closed stream is noticed on the next write; a patch makes one.
+            var active = true
+            for _ in 0..<200 where active {
+                _ = try await client.request("PATCH", "/api/views/form", body: #"{"password": "\#(UUIDText.next())"}"#)
+                active = try await client.request("GET", "/api/views/form").json["active"] == true
+            }
+            #expect(!active)
+        }
+    }
+
+    @Test func shutdownEndsOpenStreamsCleanly() async throws {
+        let server = try TestServer.start()
+        let client = try await server.newSession()
+        let streams = [
+            try await client.events("/api/views/form/events"),
+            try await client.events("/api/views/list/events"),
+        ]
+        for stream in streams { _ = try await stream.next { _ in true } }
+        let started = ContinuousClock.now
+        await server.application.shutdown()
+        #expect(ContinuousClock.now - started < .seconds(5))
+        for stream in streams {
+            // Each stream ends: the remaining events drain and the body finishes (or the socket closes).
+            var ended = false
+            for _ in 0..<10 where !ended {
+                ended = (try? await stream.next()) == nil
+            }
+            #expect(ended)
+            stream.close()
+        }
+    }
+}
+
+/// Distinct texts for writes that must change state.
+enum UUIDText {
+    static func next() -> String { String(UInt64.random(in: 0...UInt64.max), radix: 36) }
+}
