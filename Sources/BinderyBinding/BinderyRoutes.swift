@@ -43,11 +43,8 @@ struct BinderyRoutes {
                 router.add(.get, "/\(path)", shell)
                 router.add(.get, "/\(path)/{rest...}", shell)
             }
-            // Static files answer every method, so a write to a missing file is a 404, not a 405.
-            for method in [.get, .post, .put, .patch, .delete] as [HTTPRequest.Method] {
-                router.add(method, "/", files)
-                router.add(method, "/{rest...}", files)
-            }
+            router.add(.get, "/", files)
+            router.add(.get, "/{rest...}", files)
         }
         return router
     }
