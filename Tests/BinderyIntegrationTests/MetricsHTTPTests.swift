@@ -1,0 +1,44 @@
+import Testing
+
+@Suite("Operations over HTTP: metrics, health, OpenAPI")
+struct MetricsHTTPTests {
+    @Test func metricsCountRequestsCommandsSessionsStreamsAndUpstreamCalls() async throws {
+        try await TestServer.with { server in
+            let client = try await server.newSession()
+            _ = try await client.request("GET", "/api/views/form")
+            _ = try await client.request("PATCH", "/api/views/form", body: #"{"phone": "18612345678", "password": "passw0rd"}"#)
+            _ = try await client.request("POST", "/api/views/form/commands/clear")
+            _ = try await client.request("PATCH", "/api/upstream", body: #"{"endpoints": {"travel": {"failureRate": 1}}}"#)
+            let failed = try await client.request("POST", "/api/views/list/commands/load", headers: ["Prefer": "wait=10"])
+            #expect(failed.status == 502)
+            let stream = try await client.events("/api/views/form/events")
+            _ = try await stream.next { _ in true }
+
+            let metrics = try await server.anonymousClient().request("GET", "/metrics")
+            #expect(metrics.status == 200)
+            let text = metrics.text
+            #expect(text.contains(#"bindery_http_requests_total{route="/api/views/{path}",method="GET",status="200"}"#))
+            #expect(text.contains(#"bindery_command_executions_total{view_model="form",command="clear"} 1"#))
+            #expect(!text.contains(#"bindery_command_failures_total{view_model="form""#))
+            #expect(text.contains(#"bindery_command_failures_total{view_model="list",command="load"} 1"#))
+            #expect(text.contains(#"bindery_upstream_failures_total{endpoint="travel"} 1"#))
+            #expect(text.contains(#"bindery_command_executions_total{view_model="list",command="load"} 1"#))
+            #expect(text.contains("bindery_sessions_live 1"))
+            #expect(text.contains("bindery_event_streams_open 1"))
+            #expect(text.contains(#"bindery_upstream_call_duration_seconds_count{endpoint="travel"} 1"#))
+            #expect(text.contains("bindery_http_request_duration_seconds_bucket"))
+            stream.close()
+        }
+    }
+
+    @Test func healthAndOpenAPI() async throws {
+        try await TestServer.with { server in
+            let client = server.anonymousClient()
+            #expect(try await client.request("GET", "/healthz").status == 200)
+            #expect(try await client.request("GET", "/readyz").status == 200)
+            let document = try await client.request("GET", "/openapi.json")
+            #expect(document.status == 200)
+            #expect(document.json["openapi"] == "3.1.0")
+        }
+    }
+}

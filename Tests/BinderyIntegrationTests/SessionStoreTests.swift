@@ -1,0 +1,60 @@
+import BinderyBinding
+import BinderyRuntime
+import Synchronization
+import Testing
+
+@Suite("Sessions: tokens, idle expiry and least-recently-used eviction (manual clock)")
+struct SessionStoreTests {
+    /// A clock the test moves by hand.
+    final class ManualNow: Sendable {
+        private let instant = Mutex(ContinuousClock.now)
+        func read() -> ContinuousClock.Instant { instant.withLock { $0 } }
+        func advance(_ duration: Duration) { instant.withLock { $0 += duration } }
+    }
+
+    struct NoRoots: ViewModelRoots {
+        var names: [String] { [] }
+        func makeRoot(named name: String) -> (any ViewModel)? { nil }
+    }
+
+    @Test func tokensAre128RandomBitsAndUnknownTokensAreNotAdopted() {
+        let store = SessionStore(limits: SessionLimits(), roots: NoRoots())
+        let tokens = (0..<100).map { _ in store.create().token }
+        #expect(Set(tokens).count == 100)
+        #expect(tokens.allSatisfy { $0.count == 32 && $0.allSatisfy(\.isHexDigit) })
+        #expect(store.session(for: String(repeating: "0", count: 32)[...]) == nil)
+        #expect(store.session(for: "not-a-token") == nil)
+        #expect(store.count == 100)
+    }
+
+    @Test func idleSessionsExpireAndUseKeepsThemAlive() {
+        let now = ManualNow()
+        let store = SessionStore(limits: SessionLimits(idleTimeout: .seconds(60)), roots: NoRoots(), now: now.read)
+        let kept = store.create()
+        let idle = store.create()
+        now.advance(.seconds(45))
+        #expect(store.session(for: kept.token[...]) === kept)
+        now.advance(.seconds(30))
+        #expect(store.session(for: idle.token[...]) == nil, "idle for 75 s")
+        #expect(store.session(for: kept.token[...]) === kept, "used 30 s ago")
+        now.advance(.seconds(61))
+        #expect(store.sweep() == 1)
+        #expect(store.count == 0)
+    }
+
+    @Test func theLeastRecentlyUsedSessionIsEvictedWhenFull() {
+        let now = ManualNow()
+        let store = SessionStore(limits: SessionLimits(maxSessions: 2), roots: NoRoots(), now: now.read)
+        let first = store.create()
+        now.advance(.seconds(1))
+        let second = store.create()
+        now.advance(.seconds(1))
+        _ = store.session(for: first.token[...])
+        now.advance(.seconds(1))
+        let third = store.create()
+        #expect(store.count == 2)
+        #expect(store.session(for: second.token[...]) == nil, "least recently used")
+        #expect(store.session(for: first.token[...]) === first)
+        #expect(store.session(for: third.token[...]) === third)
+    }
+}
