@@ -5,7 +5,7 @@ import { instantiate } from '../binder.js';
 export function mount(main, ctx, viewPath) {
   const view = instantiate('tpl-list');
   main.replaceChildren(view);
-  document.title = 'Places · Bindery';
+  document.title = 'Points of interest · Bindery';
   const binder = ctx.bind(main.firstElementChild, viewPath);
 
   // The seed loads when the screen appears. If the view model has nothing yet and isn't
