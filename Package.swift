@@ -77,7 +77,11 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "BinderyHTTPTests", dependencies: ["BinderyHTTP"], swiftSettings: strictSettings),
+        // A raw HTTP/1.1 client over loopback, shared by the HTTP and integration tests.
+        .target(name: "BinderyTestSupport", path: "Tests/BinderyTestSupport", swiftSettings: strictSettings),
+        .testTarget(
+            name: "BinderyHTTPTests", dependencies: ["BinderyHTTP", "BinderyTestSupport"], swiftSettings: strictSettings
+        ),
         .testTarget(name: "BinderyRuntimeTests", dependencies: ["BinderyRuntime"], swiftSettings: strictSettings),
         .testTarget(
             name: "BinderyUpstreamTests",
@@ -92,7 +96,8 @@ let package = Package(
         .testTarget(
             name: "BinderyIntegrationTests",
             dependencies: [
-                "BinderyBinding", "BinderyHTTP", "BinderyUpstream", .product(name: "Clocks", package: "swift-clocks"),
+                "BinderyBinding", "BinderyHTTP", "BinderyUpstream", "BinderyTestSupport",
+                .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: strictSettings
         ),

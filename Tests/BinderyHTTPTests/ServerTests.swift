@@ -1,4 +1,5 @@
 import BinderyHTTP
+import BinderyTestSupport
 import Foundation
 import HTTPTypes
 import Testing

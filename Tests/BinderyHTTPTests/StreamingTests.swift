@@ -1,4 +1,5 @@
 import BinderyHTTP
+import BinderyTestSupport
 import Synchronization
 import Testing
 

@@ -1,9 +1,10 @@
 import BinderyRuntime
+import BinderyTestSupport
 import Foundation
 
 /// Reads Server-Sent Events from an open response, one event at a time.
 final class EventStreamReader: @unchecked Sendable {
-    // Used by one test task at a time.
+    // `pending` is used by one test task at a time.
     /// One event: its `id:` and the `data:` decoded as JSON.
     struct Event {
         let id: Int?
@@ -13,11 +14,11 @@ final class EventStreamReader: @unchecked Sendable {
         func output(_ name: String) -> JSONValue? { data["outputs"]?.objectValue?[name] }
     }
 
-    let head: TestResponse
-    private let connection: TestConnection
+    let head: RawHTTPResponse
+    private let connection: RawHTTPClient
     private var pending = ""
 
-    init(connection: TestConnection, head: TestResponse) {
+    init(connection: RawHTTPClient, head: RawHTTPResponse) {
         self.connection = connection
         self.head = head
     }

@@ -13,22 +13,22 @@ import Glibc
 #endif
 
 /// One parsed HTTP response.
-struct RawHTTPResponse: Sendable {
-    var status: Int
-    var headers: [(name: String, value: String)]
-    var body: [UInt8]
+public struct RawHTTPResponse: Sendable {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
 
     /// The first value of a header (case-insensitive name).
-    func header(_ name: String) -> String? {
+    public func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 
     /// The body as UTF-8 text.
-    var text: String { String(decoding: body, as: UTF8.self) }
+    public var text: String { String(decoding: body, as: UTF8.self) }
 }
 
 /// What can go wrong talking to the server.
-enum RawHTTPError: Error, Equatable {
+public enum RawHTTPError: Error, Equatable {
     case connectFailed(Int32)
     case sendFailed(Int32)
     case timedOut
@@ -37,14 +37,14 @@ enum RawHTTPError: Error, Equatable {
 }
 
 /// A single TCP connection to an HTTP server.
-final class RawHTTPClient: Sendable {
+public final class RawHTTPClient: Sendable {
     private let socket: Int32
     private let queue = DispatchQueue(label: "RawHTTPClient")
     /// Bytes received but not yet consumed; only touched on `queue`.
     private let received = Mutex<[UInt8]>([])
 
     /// Connects to `host:port`; reads and writes time out after `timeout`.
-    init(port: Int, host: String = "127.0.0.1", timeout: Duration = .seconds(5)) throws {
+    public init(port: Int, host: String = "127.0.0.1", timeout: Duration = .seconds(5)) throws {
         let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawHTTPError.connectFailed(errno) }
         let seconds = Int(timeout.components.seconds)
@@ -77,7 +77,7 @@ final class RawHTTPClient: Sendable {
 
     /// Sends a request and reads its response. A `Content-Length` is added for a body unless
     /// `headers` already frame it; `Host` is added unless given.
-    func request(
+    public func request(
         _ method: String, _ path: String, headers: [(String, String)] = [], body: [UInt8]? = nil
     ) async throws -> RawHTTPResponse {
         var head = "\(method) \(path) HTTP/1.1\r\n"
@@ -90,17 +90,17 @@ final class RawHTTPClient: Sendable {
     }
 
     /// Sends raw bytes.
-    func send(_ bytes: [UInt8]) async throws {
+    public func send(_ bytes: [UInt8]) async throws {
         try await onQueue { try self.sendNow(bytes) }
     }
 
     /// Sends raw text.
-    func send(_ text: String) async throws {
+    public func send(_ text: String) async throws {
         try await send(Array(text.utf8))
     }
 
     /// Reads one whole response (body by Content-Length, chunked, or until close).
-    func readResponse(forHead: Bool = false) async throws -> RawHTTPResponse {
+    public func readResponse(forHead: Bool = false) async throws -> RawHTTPResponse {
         try await onQueue {
             var response = try self.readHeadNow()
             if forHead || response.status == 204 || response.status == 304 { return response }
@@ -116,17 +116,17 @@ final class RawHTTPClient: Sendable {
     }
 
     /// Reads only the status line and headers (for a streamed body read with `readChunk()`).
-    func readHead() async throws -> RawHTTPResponse {
+    public func readHead() async throws -> RawHTTPResponse {
         try await onQueue { try self.readHeadNow() }
     }
 
     /// The next chunk of a chunked body, or nil after the last (zero-size) chunk.
-    func readChunk() async throws -> [UInt8]? {
+    public func readChunk() async throws -> [UInt8]? {
         try await onQueue { try self.readChunkNow() }
     }
 
     /// Waits until the server closes the connection (true) or the timeout passes (false).
-    func waitForClose() async throws -> Bool {
+    public func waitForClose() async throws -> Bool {
         try await onQueue {
             do {
                 _ = try self.readToEndNow()
@@ -138,7 +138,7 @@ final class RawHTTPClient: Sendable {
     }
 
     /// Closes the sending side and the socket; the server sees the client go away.
-    func close() {
+    public func close() {
         shutdown(socket, Int32(SHUT_RDWR))
     }
 
