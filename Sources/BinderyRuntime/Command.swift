@@ -124,4 +124,19 @@ public final class Command {
         default: throw .invalidArgument(command: command, reason: "this command takes no argument")
         }
     }
+
+    /// The member `name` of an object argument such as `{"id": ...}`, or the reason there is none.
+    ///
+    /// `shape` describes the expected argument in the error, e.g. `{"index": <integer>}`.
+    public static func requireMember(
+        _ name: String, of argument: JSONValue?, command: String, shape: String
+    ) throws(ViewModelError) -> JSONValue {
+        guard let members = argument?.objectValue else {
+            throw .invalidArgument(command: command, reason: "expected an object \(shape)")
+        }
+        guard let value = members[name] else {
+            throw .invalidArgument(command: command, reason: "missing \"\(name)\"")
+        }
+        return value
+    }
 }

@@ -116,12 +116,7 @@ public final class GalleryViewModel: ViewModel {
 
     /// The index named by a `select` argument, or the reason it names none.
     private func photoIndex(selectedBy argument: JSONValue?) throws(ViewModelError) -> Int {
-        guard let members = argument?.objectValue else {
-            throw .invalidArgument(command: "select", reason: "expected an object {\"index\": <integer>}")
-        }
-        guard let value = members["index"] else {
-            throw .invalidArgument(command: "select", reason: "missing \"index\"")
-        }
+        let value = try Command.requireMember("index", of: argument, command: "select", shape: #"{"index": <integer>}"#)
         guard let index = value.intValue else {
             throw .invalidArgument(command: "select", reason: "\"index\" must be an integer, got \(value.typeName)")
         }

@@ -129,12 +129,7 @@ public final class ListViewModel: ViewModel {
 
     /// The cell named by a `select` argument, or the reason it names none.
     private func cell(selectedBy argument: JSONValue?) throws(ViewModelError) -> any POICellViewModel {
-        guard let members = argument?.objectValue else {
-            throw .invalidArgument(command: "select", reason: "expected an object {\"id\": \"<cell id>\"}")
-        }
-        guard let value = members["id"] else {
-            throw .invalidArgument(command: "select", reason: "missing \"id\"")
-        }
+        let value = try Command.requireMember("id", of: argument, command: "select", shape: #"{"id": "<cell id>"}"#)
         guard let id = value.stringValue else {
             throw .invalidArgument(command: "select", reason: "\"id\" must be a string, got \(value.typeName)")
         }
