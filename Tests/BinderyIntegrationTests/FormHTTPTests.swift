@@ -120,6 +120,20 @@ struct FormHTTPTests {
         }
     }
 
+    @Test func oversizedHeadersAre431AndTheSessionIsUntouched() async throws {
+        try await TestServer.with { server in
+            let client = try await server.newSession()
+            let before = try await client.request("GET", "/api/views/form")
+            let huge = try await client.request(
+                "PATCH", "/api/views/form", headers: ["X-Padding": String(repeating: "a", count: 40_000)],
+                body: #"{"phone": "13800000000"}"#
+            )
+            #expect(huge.status == 431)
+            let after = try await client.request("GET", "/api/views/form")
+            #expect(after.body == before.body)
+        }
+    }
+
     @Test func ifMatchWithTheCurrentVersionWrites() async throws {
         try await TestServer.with { server in
             let client = try await server.newSession()
