@@ -76,10 +76,7 @@ public actor ViewModelGraph {
         flush()
         let id = makeID()
         let done = Task { [self] in
-            // The work runs on this actor, where the view model lives, whatever the task inherits.
-            let result = await command.finish(work, isolation: self)
-            self.commandFinished(id)
-            return result
+            await self.runCommand(command, work, id: id)
         }
         commandCancellers[id] = { done.cancel() }
         guard wait > .zero, let result = await Self.value(of: done, waitingUpTo: wait, on: clock) else {
@@ -257,16 +254,23 @@ public actor ViewModelGraph {
     private func activate(_ host: ViewModelHost) {
         host.setActive(true)
         let model = host.viewModel
-        // Capturing `self` isolates the task to this actor, where the view model lives.
         host.activation = Task { [self] in
-            guard !isClosed else { return }
-            await model.whileActive()
+            await self.runWhileActive(model)
         }
     }
 
-    private func commandFinished(_ id: Int) {
+    /// Runs a view model's activation work on this actor, where the view model lives.
+    private func runWhileActive(_ model: any ViewModel) async {
+        guard !isClosed else { return }
+        await model.whileActive()
+    }
+
+    /// Runs a deferred command's work on this actor, where its view model lives, and publishes the end.
+    private func runCommand(_ command: Command, _ work: Command.Work, id: Int) async -> Result<CommandResult, ExecutionFailure> {
+        let result = await command.finish(work, isolation: self)
         commandCancellers[id] = nil
         flush()
+        return result
     }
 
     private func resumeWaiter(_ path: String, id: Int, with snapshot: EncodedSnapshot?) {
