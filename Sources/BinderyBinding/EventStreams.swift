@@ -46,6 +46,11 @@ public final class EventStreams: Sendable {
         }
     }
 
+    /// Gives back the place of a stream that was admitted but will never be sent.
+    func withdraw(_ stream: ResponseStream, session: String) {
+        release(stream, session: session)
+    }
+
     /// Sends a heartbeat comment on every open stream; run it every `limits.heartbeat`.
     public func beat() {
         let streams = open.withLock { Array($0.streams.values) }

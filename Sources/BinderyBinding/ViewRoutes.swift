@@ -99,7 +99,7 @@ struct ViewRoutes: HTTPResponder {
             )
             stream.onTermination { Task { await graph.unwatch(path, id: id) } }
         } catch {
-            stream.finish()
+            streams.withdraw(stream, session: session.logID)
             throw error
         }
         return Response.eventStream(stream, headers: [.init("X-Accel-Buffering")!: "no"])

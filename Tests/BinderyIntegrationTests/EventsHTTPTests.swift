@@ -79,7 +79,23 @@ struct EventsHTTPTests {
             #expect(bobs.head.status == 200)
             let overTotal = try await bob.events("/api/views/list/events")
             #expect(overTotal.head.status == 503)
+
             for stream in [first, second, third, bobs, overTotal] { stream.close() }
+        }
+    }
+
+    @Test func aStreamRefusedForAnUnknownViewModelGivesItsPlaceBack() async throws {
+        try await TestServer.with(streams: StreamLimits(perSession: 3, total: 3)) { server in
+            let client = try await server.newSession()
+            for _ in 0..<5 {
+                let missing = try await client.events("/api/views/nowhere/events")
+                #expect(missing.head.status == 404)
+                missing.close()
+            }
+            #expect(server.application.streams.count == 0)
+            let open = try await client.events("/api/views/form/events")
+            #expect(open.head.status == 200)
+            open.close()
         }
     }
 
