@@ -1,5 +1,6 @@
 import CoreMetrics
 import Prometheus
+import Synchronization
 
 /// Bindery's Prometheus metrics, recorded through swift-metrics with an explicit factory.
 ///
@@ -10,6 +11,8 @@ public final class BinderyMetrics: Sendable {
     private let factory: PrometheusMetricsFactory
     private let sessions: CoreMetrics.Gauge
     private let streams: CoreMetrics.Gauge
+    /// The request metrics made so far, by route, method and status: made once, not per request.
+    private let requestMetrics = Mutex<[String: (count: CoreMetrics.Counter, duration: CoreMetrics.Timer)]>([:])
 
     /// Creates an empty registry.
     public init() {
@@ -25,12 +28,23 @@ public final class BinderyMetrics: Sendable {
 
     /// Counts a request by route and status and records its duration by route.
     public func request(route: String, method: String, status: Int, duration: Duration) {
-        CoreMetrics.Counter(
-            label: "bindery_http_requests_total",
-            dimensions: [("route", route), ("method", method), ("status", String(status))], factory: factory
-        ).increment()
-        CoreMetrics.Timer(label: "bindery_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
-            .recordNanoseconds(duration.nanoseconds)
+        let key = "\(route) \(method) \(status)"
+        let metrics = requestMetrics.withLock { cache in
+            if let made = cache[key] { return made }
+            let made = (
+                count: CoreMetrics.Counter(
+                    label: "bindery_http_requests_total",
+                    dimensions: [("route", route), ("method", method), ("status", String(status))], factory: factory
+                ),
+                duration: CoreMetrics.Timer(
+                    label: "bindery_http_request_duration_seconds", dimensions: [("route", route)], factory: factory
+                )
+            )
+            cache[key] = made
+            return made
+        }
+        metrics.count.increment()
+        metrics.duration.recordNanoseconds(duration.nanoseconds)
     }
 
     /// Counts a command execution and, when it failed, the failure.

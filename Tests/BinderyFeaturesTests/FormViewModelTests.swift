@@ -1,3 +1,4 @@
+import Foundation
 import BinderyFeatures
 import BinderyRuntime
 import Testing
@@ -50,10 +51,21 @@ struct FormViewModelTests {
     @Test(arguments: [
         ("13012345678", true), ("15912345678", true), ("15412345678", false), ("18412345678", false),
         ("18612345678", true), ("1861234567", false), ("186123456789", false), ("28612345678", false),
-        ("1861234567a", false), ("186١٢٣٤٥٦٧٨", false), ("", false),
+        ("1861234567a", false), ("186١٢٣٤٥٦٧٨", false), ("", false), ("18312345678", false),
+        ("18512345678", true), ("15312345678", true), ("14012345678", false), ("１8612345678", false),
     ])
     func phoneRule(phone: String, valid: Bool) {
         #expect(FormRules.isValidPhone(phone) == valid)
+    }
+
+    /// The hand-written check agrees with the seed's regular expression on every 3-digit prefix.
+    @Test func phoneRuleMatchesTheSeedsRegex() {
+        let seed = /1(3[0-9]|5[0-35-9]|8[0-25-9])[0-9]{8}/
+        for prefix in 0..<1000 {
+            for phone in [String(format: "%03d12345678", prefix), String(format: "%03d1234567", prefix)] {
+                #expect(FormRules.isValidPhone(phone) == (phone.wholeMatch(of: seed) != nil), "\(phone)")
+            }
+        }
     }
 
     @Test func coloursAndEnabledFollowValidity() async throws {

@@ -8,8 +8,18 @@ public enum FormRules {
     public static let minimumPasswordLength = 8
 
     /// Whether `phone` matches `^1(3[0-9]|5[0-35-9]|8[0-25-9])\d{8}$` (ASCII digits only).
+    ///
+    /// Written out by hand: it runs on every render of the form, and a `Regex` cost ~1000× more.
     public static func isValidPhone(_ phone: String) -> Bool {
-        phone.wholeMatch(of: /1(3[0-9]|5[0-35-9]|8[0-25-9])[0-9]{8}/) != nil
+        let digits = Array(phone.utf8)
+        guard digits.count == 11, digits.allSatisfy({ (48...57).contains($0) }), digits[0] == 49 else { return false }
+        let second = digits[1] - 48, third = digits[2] - 48
+        switch second {
+        case 3: return true
+        case 5: return third != 4
+        case 8: return third != 3 && third != 4
+        default: return false
+        }
     }
 
     /// Whether `password` has at least ``minimumPasswordLength`` characters.
