@@ -4,7 +4,8 @@ import Foundation
 enum PercentDecoding {
     /// The decoded text, or nil when an escape is malformed or the result is not UTF-8.
     static func decode(_ text: some StringProtocol) -> String? {
-        guard text.contains("%") else { return String(text) }
+        // A byte scan: `contains("%")` would go through Foundation's substring search.
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
         return String(text).removingPercentEncoding
     }
 

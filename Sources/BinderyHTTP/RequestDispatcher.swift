@@ -151,6 +151,12 @@ final class RequestDispatcher: Sendable {
             return
         }
         let elapsed = ContinuousClock.now - context.start
+        observer?(CompletedRequest(
+            method: context.method, route: extra["http.route"] ?? "unmatched", status: Int(status.code),
+            duration: elapsed
+        ))
+        // The access log line is built only when it will be written.
+        guard logger.logLevel <= .info else { return }
         let milliseconds = Double(elapsed.components.seconds) * 1000
             + Double(elapsed.components.attoseconds) / 1e15
         var metadata: Logger.Metadata = [
@@ -162,10 +168,6 @@ final class RequestDispatcher: Sendable {
         if !normally { metadata["http.completed"] = "aborted" }
         for (key, value) in extra { metadata[key] = "\(value)" }
         logger.info("request", metadata: metadata)
-        observer?(CompletedRequest(
-            method: context.method, route: extra["http.route"] ?? "unmatched", status: Int(status.code),
-            duration: elapsed
-        ))
     }
 
     /// libmicrohttpd's own error log.

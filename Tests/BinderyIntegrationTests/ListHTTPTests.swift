@@ -52,7 +52,7 @@ struct ListHTTPTests {
             await clock.advance(by: .seconds(1))
             let latest = try await finished
             #expect(latest.status == 200)
-            #expect(latest.json["commands"]?.objectValue?["load"]?.objectValue?["executing"] == false)
+            #expect(latest.json["commands"]?.objectValue?["load"]?.objectValue?["executing"] == false, "\(started.version ?? 0) -> \(latest.text.prefix(300))")
             guard case .array(let items)? = latest.output("items") else {
                 Issue.record("no items")
                 return
