@@ -43,7 +43,7 @@ public actor ViewModelGraph {
     public func write(_ path: String, patch: JSONValue, ifMatch: String? = nil) async throws(ViewModelError) -> EncodedSnapshot {
         let host = try await preparedHost(at: path)
         flush()
-        try Self.check(ifMatch, against: host.encoded)
+        try EntityTags.check(ifMatch, against: host.encoded)
         guard let members = patch.objectValue else { throw .patchNotAnObject }
         let inputs = host.viewModel.inputs
         var assignments: [() -> Void] = []
@@ -79,7 +79,7 @@ public actor ViewModelGraph {
             await self.runCommand(command, work, id: id)
         }
         commandCancellers[id] = { done.cancel() }
-        guard wait > .zero, let result = await Self.value(of: done, waitingUpTo: wait, on: clock) else {
+        guard wait > .zero, let result = await done.value(waitingUpTo: wait, on: clock) else {
             return .running(latest(path, fallback: host))
         }
         return outcome(result, snapshot: latest(path, fallback: host))
@@ -292,28 +292,5 @@ public actor ViewModelGraph {
     private func makeID() -> Int {
         nextID += 1
         return nextID
-    }
-
-    private static func check(_ ifMatch: String?, against snapshot: EncodedSnapshot) throws(ViewModelError) {
-        guard let ifMatch else { return }
-        let tags = ifMatch.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        if tags.contains("*") || tags.contains(snapshot.etag) || tags.contains("W/\(snapshot.etag)") { return }
-        throw .versionMismatch(expected: ifMatch, current: snapshot.version)
-    }
-
-    /// The task's value if it arrives within `wait` on `clock`, else nil (the task goes on).
-    private static func value<Value: Sendable>(
-        of task: Task<Value, Never>, waitingUpTo wait: Duration, on clock: any Clock<Duration>
-    ) async -> Value? {
-        await withTaskGroup(of: Value?.self) { group in
-            group.addTask { await task.value }
-            group.addTask {
-                try? await clock.sleep(for: wait)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
     }
 }
