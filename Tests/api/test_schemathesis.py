@@ -9,14 +9,13 @@ Written for schemathesis 4.x (CLI flags `--seed`, `--max-examples`, `--exclude-o
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
-import sys
 import time
 from pathlib import Path
 
-import pytest
 import requests
+
+from tools import venv_tool
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
@@ -25,13 +24,7 @@ REPORTS = REPO / "artifacts" / "schemathesis"
 
 
 def schemathesis_executable() -> str:
-    beside = Path(sys.executable).parent / "schemathesis"
-    if beside.exists():
-        return str(beside)
-    found = shutil.which("schemathesis")
-    if found is None:
-        pytest.skip("schemathesis is not installed (pip install -r Tests/requirements.txt)")
-    return found
+    return venv_tool("schemathesis")
 
 
 def prime(base: str) -> str:
