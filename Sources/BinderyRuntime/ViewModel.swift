@@ -46,14 +46,20 @@ extension ViewModel {
         commands.first { $0.name == name }
     }
 
-    /// The view model's body as a child in a collection output: inputs, outputs, commands.
-    public func childJSON(id: String, path: String) -> JSONValue {
-        .object([
-            "id": .string(id),
-            "path": .string(path),
+    /// The members every snapshot of the view model has: `inputs`, `outputs`, `commands`.
+    public var snapshotMembers: [String: JSONValue] {
+        [
             "inputs": .object(Dictionary(uniqueKeysWithValues: inputs.map { ($0.name, $0.value) })),
             "outputs": .object(outputs),
             "commands": .object(Dictionary(uniqueKeysWithValues: commands.map { ($0.name, $0.json) })),
-        ])
+        ]
+    }
+
+    /// The view model's body as a child in a collection output: its id, path and snapshot members.
+    public func childJSON(id: String, path: String) -> JSONValue {
+        var members = snapshotMembers
+        members["id"] = .string(id)
+        members["path"] = .string(path)
+        return .object(members)
     }
 }

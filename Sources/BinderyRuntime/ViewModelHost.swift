@@ -71,13 +71,9 @@ final class ViewModelHost {
 
     /// The snapshot's members, without the version.
     private func render() -> JSONValue {
-        let model = viewModel
-        return .object([
-            "path": .string(path),
-            "inputs": .object(Dictionary(uniqueKeysWithValues: model.inputs.map { ($0.name, $0.value) })),
-            "outputs": .object(model.outputs),
-            "commands": .object(Dictionary(uniqueKeysWithValues: model.commands.map { ($0.name, $0.json) })),
-            "active": .bool(isActive),
-        ])
+        var members = viewModel.snapshotMembers
+        members["path"] = .string(path)
+        members["active"] = .bool(isActive)
+        return .object(members)
     }
 }
