@@ -9,7 +9,7 @@ enum SnapshotResponse {
     static func make(_ snapshot: EncodedSnapshot, for request: Request, status: HTTPResponse.Status = .ok) -> Response {
         var headers: HTTPFields = [.eTag: snapshot.etag, .cacheControl: "no-cache, private"]
         let isRead = request.method == .get || request.method == .head
-        if status == .ok, isRead, let tags = request.headers[.ifNoneMatch], matches(tags, snapshot) {
+        if status == .ok, isRead, let tags = request.headers[.ifNoneMatch], snapshot.isNamed(by: tags) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = "application/json"
@@ -38,12 +38,5 @@ enum SnapshotResponse {
             headers: [.eTag: snapshot.etag, .cacheControl: "no-cache, private", .contentType: "application/json"],
             body: .bytes(Array(bytes))
         )
-    }
-
-    private static func matches(_ header: String, _ snapshot: EncodedSnapshot) -> Bool {
-        header.split(separator: ",").contains { tag in
-            let trimmed = tag.trimmingCharacters(in: .whitespaces)
-            return trimmed == "*" || trimmed == snapshot.etag || trimmed == "W/\(snapshot.etag)"
-        }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A view model's snapshot at one version, encoded once and served many times.
 public struct EncodedSnapshot: Sendable, Equatable {
     /// The view model's path, e.g. `form` or `gallery/photos/3`.
@@ -16,4 +18,12 @@ public struct EncodedSnapshot: Sendable, Equatable {
 
     /// The strong entity tag for this version: `"<version>"`.
     public var etag: String { "\"\(version)\"" }
+
+    /// Whether an `If-Match` / `If-None-Match` value names this version (`*` names any).
+    public func isNamed(by header: String) -> Bool {
+        header.split(separator: ",").contains { tag in
+            let trimmed = tag.trimmingCharacters(in: .whitespaces)
+            return trimmed == "*" || trimmed == etag || trimmed == "W/\(etag)"
+        }
+    }
 }

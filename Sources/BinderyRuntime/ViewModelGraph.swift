@@ -43,7 +43,9 @@ public actor ViewModelGraph {
     public func write(_ path: String, patch: JSONValue, ifMatch: String? = nil) async throws(ViewModelError) -> EncodedSnapshot {
         let host = try await preparedHost(at: path)
         flush()
-        try EntityTags.check(ifMatch, against: host.encoded)
+        if let ifMatch, !host.encoded.isNamed(by: ifMatch) {
+            throw .versionMismatch(expected: ifMatch, current: host.version)
+        }
         guard let members = patch.objectValue else { throw .patchNotAnObject }
         let inputs = host.viewModel.inputs
         var assignments: [() -> Void] = []
