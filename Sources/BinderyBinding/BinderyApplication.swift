@@ -35,8 +35,8 @@ public final class BinderyApplication: Sendable {
         let upstream = UpstreamProvider(settings: configuration.upstream, clock: clock) { call in
             metrics.upstream(endpoint: call.endpoint.rawValue, duration: call.duration, failed: call.error != nil)
         }
-        let roots = FeatureRoots(upstream: upstream, log: { [logger] message in logger.warning("\(message)") })
-        let sessions = SessionStore(limits: configuration.sessions, roots: roots)
+        let screens = FeatureScreens.all(upstream: upstream, log: { [logger] message in logger.warning("\(message)") })
+        let sessions = SessionStore(limits: configuration.sessions, screens: screens)
         let streams = EventStreams(limits: configuration.streams)
         self.upstream = upstream
         self.metrics = metrics
@@ -44,7 +44,7 @@ public final class BinderyApplication: Sendable {
         self.streams = streams
         let readiness = readiness
         let router = BinderyRoutes(
-            configuration: configuration, sessions: sessions, streams: streams, upstream: upstream,
+            configuration: configuration, screens: screens, sessions: sessions, streams: streams, upstream: upstream,
             metrics: metrics, ready: { readiness.isReady }
         ).router()
         server = HTTPServer(configuration: configuration.server, responder: router, logger: logger) { request in

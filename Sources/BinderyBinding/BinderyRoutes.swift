@@ -1,11 +1,12 @@
-import BinderyFeatures
 import BinderyHTTP
+import BinderyRuntime
 import BinderyUpstream
 import HTTPTypes
 
 /// The route table: which URL goes to which responder.
 struct BinderyRoutes {
     let configuration: BinderyConfiguration
+    let screens: [Screen]
     let sessions: SessionStore
     let streams: EventStreams
     let upstream: UpstreamProvider
@@ -17,7 +18,7 @@ struct BinderyRoutes {
         var router = Router()
         let resolver = SessionResolver(store: sessions)
         router.add(.post, "/api/sessions", SessionRoutes(store: sessions))
-        router.add(.get, "/api/views", ScreenCatalog(screens: FeatureRoots.screens))
+        router.add(.get, "/api/views", ScreenCatalog(screens: screens))
         let views = ViewRoutes(
             sessions: resolver, streams: streams, metrics: metrics, defaultLongPollWait: configuration.longPollWait
         )
@@ -39,9 +40,9 @@ struct BinderyRoutes {
         if let directory = configuration.publicDirectory {
             let files = StaticFiles(root: directory)
             let shell = PageShell(files: files)
-            for (path, _) in FeatureRoots.screens {
-                router.add(.get, "/\(path)", shell)
-                router.add(.get, "/\(path)/{rest...}", shell)
+            for screen in screens {
+                router.add(.get, "/\(screen.name)", shell)
+                router.add(.get, "/\(screen.name)/{rest...}", shell)
             }
             router.add(.get, "/", files)
             router.add(.get, "/{rest...}", files)

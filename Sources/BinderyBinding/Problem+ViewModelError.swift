@@ -24,10 +24,10 @@ extension Problem {
                 status: .unprocessableContent, title: "Invalid input",
                 detail: "'\(name)': \(reason).", extensions: ["field": name]
             )
-        case .versionMismatch(let expected, let current):
+        case .versionMismatch(let current):
             self.init(
                 status: .preconditionFailed, title: "Version mismatch",
-                detail: "If-Match \(expected) does not match the current version \(current)."
+                detail: "If-Match does not name the current version \(current) (its ETag is \"\(current)\")."
             )
         case .unknownCommand(let name):
             self.init(status: .notFound, title: "No such command", detail: "This view model has no command '\(name)'.")
@@ -46,6 +46,17 @@ extension Problem {
                 status: .conflict, title: "Command already executing",
                 detail: "'\(name)' is already executing; commands run one at a time.", extensions: ["command": name]
             )
+        case .commandQueueFull(let name, let limit):
+            self.init(
+                status: .tooManyRequests, title: "Command queue full",
+                detail: "'\(name)' already has \(limit) executions waiting; try again when one has finished.",
+                extensions: ["command": name]
+            )
+        case .commandNotRunning(let name):
+            self.init(
+                status: .conflict, title: "Command not running",
+                detail: "'\(name)' has no running execution to cancel.", extensions: ["command": name]
+            )
         }
     }
 
@@ -60,6 +71,11 @@ extension Problem {
             self.init(status: .conflict, title: "Command failed", detail: failure.message, extensions: extensions)
         case .internal:
             self.init(status: .internalServerError, title: "Command failed", detail: failure.message, extensions: extensions)
+        case .cancelled:
+            self.init(
+                status: .conflict, title: "Command cancelled",
+                detail: "The execution was cancelled before it finished; nothing changed.", extensions: extensions
+            )
         }
     }
 }

@@ -1,24 +1,47 @@
 import BinderyHTTP
+import BinderyRuntime
 import Foundation
 
-/// `GET /api/views`: the screens a client can open, with their API paths and page URLs.
+/// `GET /api/views`: the screens a client can open, with their API paths, page URLs and child
+/// routes, all from the screens' declarations. The thin client builds its routes and its
+/// navigation from this.
 struct ScreenCatalog: HTTPResponder {
-    /// One screen in the catalogue.
-    struct Screen: Encodable, Sendable {
-        let path: String
-        let title: String
-        let url: String
-        let api: String
-    }
-
     private let body: [UInt8]
 
     /// Encodes the catalogue once.
-    init(screens: [(path: String, title: String)]) {
-        let list = screens.map { Screen(path: $0.path, title: $0.title, url: "/\($0.path)", api: "/api/views/\($0.path)") }
+    init(screens: [Screen]) {
+        let views: [JSONValue] = screens.map { screen in
+            [
+                "name": .string(screen.name),
+                "path": .string(screen.name),
+                "title": .string(screen.title),
+                "url": .string("/\(screen.name)"),
+                "api": .string("/api/views/\(screen.name)"),
+                "viewModel": .string(screen.schema.name),
+                "children": .array(Self.children(of: screen.schema, under: screen.name)),
+            ]
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        body = (try? Array(encoder.encode(["views": list]))) ?? []
+        body = (try? Array(encoder.encode(JSONValue.object(["views": .array(views)])))) ?? []
+    }
+
+    /// Every child route below `schema`, with full patterns (`list/items/{id}`), depth first.
+    static func children(of schema: ViewModelSchema, under prefix: String) -> [JSONValue] {
+        schema.children.flatMap { child -> [JSONValue] in
+            let pattern = "\(prefix)/\(child.pattern)"
+            var entry: [String: JSONValue] = [
+                "name": .string(child.name),
+                "title": .string(child.title),
+                "pattern": .string(pattern),
+                "url": .string("/\(pattern)"),
+                "api": .string("/api/views/\(pattern)"),
+                "viewModel": .string(child.viewModel.name),
+                "parameters": .object([child.parameter: child.parameterSchema.jsonSchema()]),
+            ]
+            if let titleMember = child.titleMember { entry["titleMember"] = .string(titleMember) }
+            return [.object(entry)] + children(of: child.viewModel, under: pattern)
+        }
     }
 
     func respondImmediately(to request: Request) -> Response? {

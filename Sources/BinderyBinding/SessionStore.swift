@@ -7,19 +7,19 @@ import Synchronization
 public final class SessionStore: Sendable {
     private let sessions = Mutex<[String: Session]>([:])
     private let limits: SessionLimits
-    private let roots: any ViewModelRoots
+    private let screens: [Screen]
     private let now: @Sendable () -> ContinuousClock.Instant
 
-    /// Creates a store whose sessions' graphs are built from `roots`.
+    /// Creates a store whose sessions' graphs serve `screens`.
     ///
     /// `now` is the clock for idle expiry; tests pass one they advance by hand.
     public init(
         limits: SessionLimits,
-        roots: any ViewModelRoots,
+        screens: [Screen],
         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
     ) {
         self.limits = limits
-        self.roots = roots
+        self.screens = screens
         self.now = now
     }
 
@@ -31,7 +31,7 @@ public final class SessionStore: Sendable {
         let instant = now()
         let session = Session(
             token: SessionToken.make(), logID: SessionToken.makeLogID(),
-            graph: ViewModelGraph(roots: roots), now: instant
+            graph: ViewModelGraph(screens: screens), now: instant
         )
         let evicted = sessions.withLock { sessions -> [Session] in
             var evicted = Self.removeExpired(from: &sessions, before: instant - limits.idleTimeout)

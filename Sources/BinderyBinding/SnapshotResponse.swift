@@ -9,7 +9,9 @@ enum SnapshotResponse {
     static func make(_ snapshot: EncodedSnapshot, for request: Request, status: HTTPResponse.Status = .ok) -> Response {
         var headers: HTTPFields = [.eTag: snapshot.etag, .cacheControl: "no-cache, private"]
         let isRead = request.method == .get || request.method == .head
-        if status == .ok, isRead, let tags = request.headers[.ifNoneMatch], snapshot.isNamed(by: tags) {
+        if status == .ok, isRead, let header = request.headers[.ifNoneMatch],
+            EntityTagCondition(header: header)?.matchesWeakly(EntityTag(version: snapshot.version)) == true
+        {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = "application/json"
@@ -39,4 +41,9 @@ enum SnapshotResponse {
             body: .bytes(Array(bytes))
         )
     }
+}
+
+extension EncodedSnapshot {
+    /// The snapshot's `ETag` header value: the version as a strong tag, `"7"`.
+    var etag: String { EntityTag(version: version).headerValue }
 }

@@ -8,6 +8,8 @@ enum ViewAddress: Equatable {
     case events(path: String)
     /// `/api/views/{path}/commands/{name}`.
     case command(path: String, name: String)
+    /// `/api/views/{path}/commands/{name}/cancel`.
+    case cancel(path: String, name: String)
 
     /// Parses the part of the URL after `/api/views/`.
     init?(_ rest: String) {
@@ -15,6 +17,8 @@ enum ViewAddress: Equatable {
         guard !segments.isEmpty, !segments.contains(where: \.isEmpty) else { return nil }
         if segments.count >= 2, segments[segments.count - 1] == "events" {
             self = .events(path: segments.dropLast().joined(separator: "/"))
+        } else if segments.count >= 4, segments[segments.count - 1] == "cancel", segments[segments.count - 3] == "commands" {
+            self = .cancel(path: segments.dropLast(3).joined(separator: "/"), name: String(segments[segments.count - 2]))
         } else if segments.count >= 3, segments[segments.count - 2] == "commands" {
             self = .command(path: segments.dropLast(2).joined(separator: "/"), name: String(segments[segments.count - 1]))
         } else {
@@ -28,6 +32,7 @@ enum ViewAddress: Equatable {
         case .snapshot: "/api/views/{path}"
         case .events: "/api/views/{path}/events"
         case .command: "/api/views/{path}/commands/{name}"
+        case .cancel: "/api/views/{path}/commands/{name}/cancel"
         }
     }
 
@@ -36,7 +41,7 @@ enum ViewAddress: Equatable {
         switch self {
         case .snapshot: [.get, .head, .patch]
         case .events: [.get]
-        case .command: [.post]
+        case .command, .cancel: [.post]
         }
     }
 }

@@ -52,7 +52,8 @@ struct ViewRoutes: HTTPResponder {
         switch address {
         case .snapshot(let path) where request.method == .patch:
             let patch = try JSONBody.decode(request) ?? .null
-            let snapshot = try await graph.write(path, patch: patch, ifMatch: request.headers[.ifMatch])
+            let condition = request.headers[.ifMatch].flatMap(EntityTagCondition.init(header:))
+            let snapshot = try await graph.write(path, patch: patch, ifVersion: condition?.strongVersions)
             return SnapshotResponse.make(snapshot, for: request)
         case .snapshot(let path):
             guard let after = request.query["after"] else {
@@ -80,6 +81,8 @@ struct ViewRoutes: HTTPResponder {
                 metrics.command(path: path, name: name, failed: true)
                 return Problem(failure, command: name).response
             }
+        case .cancel(let path, let name):
+            return SnapshotResponse.make(try await graph.cancel(path, command: name), for: request)
         case .events(let path):
             return try await openStream(path, for: request, in: session)
         }

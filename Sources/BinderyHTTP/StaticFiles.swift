@@ -77,11 +77,9 @@ public struct StaticFiles: HTTPResponder {
     }
 
     private func response(_ request: Request, bytes: [UInt8], path: String, info: FileInfo) -> Response {
-        let etag = "W/\"\(info.size)-\(info.modified)\""
-        var headers: HTTPFields = [.eTag: etag, .cacheControl: "no-cache"]
-        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: {
-            $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*"
-        }) {
+        let etag = EntityTag("\(info.size)-\(info.modified)", weak: true)
+        var headers: HTTPFields = [.eTag: etag.headerValue, .cacheControl: "no-cache"]
+        if let header = request.headers[.ifNoneMatch], EntityTagCondition(header: header)?.matchesWeakly(etag) == true {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = Self.contentType(forPath: path)

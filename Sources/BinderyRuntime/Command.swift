@@ -1,16 +1,18 @@
 import Observation
 
-/// An action a client can execute (RACCommand / ReactiveSwift `Action`).
+/// The live state of one command of one view model (RACCommand / ReactiveSwift `Action`):
+/// whether it executes, its last error, and the executions it runs under its policy.
 ///
-/// `enabled` is derived from the view model's state and is false while the command executes:
-/// executions are serial. Executing a disabled command is refused with a typed error and changes
-/// nothing. The last failure of the work is kept as `error` until the next execution starts.
+/// Its declaration (``CommandDeclaration``) says what the command takes and does; this object
+/// enforces the ``CommandPolicy`` for every caller (HTTP, in-process, tests). The last failure
+/// of the work is kept as `error` until the next execution starts; a cancelled execution leaves
+/// it as it was.
 @Observable
 public final class Command {
     /// The work of one execution, already checked against the command's argument rules.
     public enum Work {
         /// Work that finishes without waiting (form `clear`, `select`).
-        case immediate(() throws -> CommandResult)
+        case immediate(() throws(ViewModelError) -> CommandResult)
         /// Work that awaits something, typically the upstream (list `load`).
         case deferred(DeferredWork)
     }
@@ -19,124 +21,147 @@ public final class Command {
     /// it, so it may read and write the view model it belongs to.
     public typealias DeferredWork = nonisolated(nonsending) () async throws -> CommandResult
 
+    /// How one execution ended.
+    public typealias Outcome = Result<CommandResult, ExecutionFailure>
+
+    /// How ``start(_:condition:isolation:)`` went.
+    public enum Started {
+        /// Immediate work ran to its end.
+        case finished(Outcome)
+        /// Deferred work is running (or queued) in this task.
+        case running(Task<Outcome, Never>)
+    }
+
     /// The command's name, as it appears in snapshots and URLs.
     @ObservationIgnored public let name: String
-    /// Whether an execution is running.
-    public private(set) var isExecuting = false
+    /// What happens to an execution while another runs.
+    @ObservationIgnored public let policy: CommandPolicy
     /// The failure of the last execution, cleared when a new one starts.
     public private(set) var lastError: ExecutionFailure?
+    /// Executions started and not yet ended, queued ones included.
+    public private(set) var executionCount = 0
 
-    @ObservationIgnored private let condition: () -> Bool
-    @ObservationIgnored private let makeWork: (JSONValue?) throws(ViewModelError) -> Work
+    @ObservationIgnored private var executions: [Int: Task<Outcome, Never>] = [:]
+    @ObservationIgnored private var cancelled: Set<Int> = []
+    @ObservationIgnored private var queueTail: Task<Outcome, Never>?
+    @ObservationIgnored private var nextID = 0
+    @ObservationIgnored private var latestID = 0
+    @ObservationIgnored private var errorBeforeLatest: ExecutionFailure?
 
-    /// Creates a command whose argument is checked by `prepare`, which returns the work to run.
-    public init(
-        _ name: String,
-        enabled condition: @escaping () -> Bool = { true },
-        prepare: @escaping (JSONValue?) throws(ViewModelError) -> Work
-    ) {
+    /// Creates the state of a command that has never run.
+    public init(_ name: String, policy: CommandPolicy = .serial) {
         self.name = name
-        self.condition = condition
-        self.makeWork = prepare
+        self.policy = policy
     }
 
-    /// Creates a command that takes no argument and runs `work` without waiting.
-    public convenience init(
-        _ name: String,
-        enabled condition: @escaping () -> Bool = { true },
-        immediate work: @escaping () throws -> CommandResult
-    ) {
-        self.init(name, enabled: condition) { argument throws(ViewModelError) in
-            try Command.requireNoArgument(argument, command: name)
-            return .immediate(work)
+    /// Whether an execution is running or waiting.
+    public var isExecuting: Bool { executionCount > 0 }
+
+    /// Whether an execution may start now, given the view model's own condition.
+    public func isEnabled(condition: Bool) -> Bool {
+        guard condition else { return false }
+        switch policy {
+        case .serial: return !isExecuting
+        case .queue(let limit): return executionCount <= limit
+        case .concurrent, .cancelPrevious: return true
         }
     }
 
-    /// Creates a command that takes no argument and awaits `work`.
-    public convenience init(
-        _ name: String,
-        enabled condition: @escaping () -> Bool = { true },
-        deferred work: @escaping DeferredWork
-    ) {
-        self.init(name, enabled: condition) { argument throws(ViewModelError) in
-            try Command.requireNoArgument(argument, command: name)
-            return .deferred(work)
-        }
-    }
-
-    /// Whether an execution may start now: the view model's condition holds and none is running.
-    public var isEnabled: Bool { condition() && !isExecuting }
-
-    /// The command as a snapshot member: `{"enabled", "executing", "error"}`.
-    public var json: JSONValue {
+    /// The command as a snapshot member: `{"enabled", "executing", "error", "policy"}`.
+    public func json(condition: Bool) -> JSONValue {
         .object([
-            "enabled": .bool(isEnabled),
+            "enabled": .bool(isEnabled(condition: condition)),
             "executing": .bool(isExecuting),
             "error": lastError?.json ?? .null,
+            "policy": .string(policy.name),
         ])
     }
 
-    /// Checks the argument and the command's state, and marks the command executing.
+    /// Starts an execution of `work` under the command's policy, on `isolation` (the view
+    /// model's actor).
     ///
-    /// Throws without changing anything when the argument is wrong, the command is disabled or
-    /// already executing. On success the caller must pass the work to ``finish(_:)``.
-    public func begin(_ argument: JSONValue?) throws(ViewModelError) -> Work {
-        let work = try makeWork(argument)
-        guard !isExecuting else { throw .commandExecuting(name: name) }
-        guard condition() else { throw .commandDisabled(name: name) }
-        isExecuting = true
-        lastError = nil
-        return work
-    }
-
-    /// Runs work obtained from ``begin(_:)`` on `isolation` (the view model's actor) and records
-    /// how it ended.
-    public func finish(
-        _ work: Work, isolation: isolated (any Actor)? = #isolation
-    ) async -> Result<CommandResult, ExecutionFailure> {
-        let outcome: Result<CommandResult, ExecutionFailure>
-        do {
-            switch work {
-            case .immediate(let run): outcome = .success(try run())
-            case .deferred(let run): outcome = .success(try await run())
+    /// Throws without changing anything when the policy or `condition` refuses it. Immediate
+    /// work has finished when this returns; deferred work runs in the returned task.
+    public func start(
+        _ work: Work, condition: Bool, isolation: isolated (any Actor)? = #isolation
+    ) throws(ViewModelError) -> Started {
+        switch policy {
+        case .serial where isExecuting: throw .commandExecuting(name: name)
+        case .queue(let limit) where executionCount > limit: throw .commandQueueFull(name: name, limit: limit)
+        default: break
+        }
+        guard condition else { throw .commandDisabled(name: name) }
+        switch work {
+        case .immediate(let run):
+            let before = lastError
+            lastError = nil
+            do {
+                return .finished(.success(try run()))
+            } catch {
+                lastError = before
+                throw error
             }
-        } catch {
-            outcome = .failure(ExecutionFailure(error))
-        }
-        isExecuting = false
-        if case .failure(let failure) = outcome { lastError = failure }
-        return outcome
-    }
-
-    /// Begins and finishes an execution in one call (for in-process callers and tests).
-    public func execute(
-        _ argument: JSONValue? = nil, isolation: isolated (any Actor)? = #isolation
-    ) async throws(ViewModelError) -> Result<CommandResult, ExecutionFailure> {
-        let work = try begin(argument)
-        return await finish(work, isolation: isolation)
-    }
-
-    /// Refuses a body for a command that takes none (`null` and `{}` count as none).
-    public static func requireNoArgument(_ argument: JSONValue?, command: String) throws(ViewModelError) {
-        switch argument {
-        case nil, .null?: return
-        case .object(let members)? where members.isEmpty: return
-        default: throw .invalidArgument(command: command, reason: "this command takes no argument")
+        case .deferred(let run):
+            if policy == .cancelPrevious { executions.keys.forEach { cancelled.insert($0) }; executions.values.forEach { $0.cancel() } }
+            return .running(launch(run, isolation: isolation))
         }
     }
 
-    /// The member `name` of an object argument such as `{"id": ...}`, or the reason there is none.
-    ///
-    /// `shape` describes the expected argument in the error, e.g. `{"index": <integer>}`.
-    public static func requireMember(
-        _ name: String, of argument: JSONValue?, command: String, shape: String
-    ) throws(ViewModelError) -> JSONValue {
-        guard let members = argument?.objectValue else {
-            throw .invalidArgument(command: command, reason: "expected an object \(shape)")
+    /// Cancels every running and queued execution and returns their tasks, which end once the
+    /// work has really stopped. Empty when nothing runs.
+    public func cancelAll() -> [Task<Outcome, Never>] {
+        cancelled.formUnion(executions.keys)
+        executions.values.forEach { $0.cancel() }
+        return Array(executions.values)
+    }
+
+    private func launch(_ run: @escaping DeferredWork, isolation: isolated (any Actor)?) -> Task<Outcome, Never> {
+        nextID += 1
+        let id = nextID
+        errorBeforeLatest = lastError
+        latestID = id
+        lastError = nil
+        executionCount += 1
+        let predecessor = policy.isQueue ? queueTail : nil
+        let task = Task {
+            _ = isolation
+            _ = await predecessor?.value
+            let outcome: Outcome
+            if Task.isCancelled || self.cancelled.contains(id) {
+                outcome = .failure(.cancelled)
+            } else {
+                do {
+                    outcome = .success(try await run())
+                } catch {
+                    let cancelledHere = Task.isCancelled || self.cancelled.contains(id)
+                    outcome = .failure(cancelledHere ? .cancelled : ExecutionFailure(error))
+                }
+            }
+            self.end(id, outcome)
+            return outcome
         }
-        guard let value = members[name] else {
-            throw .invalidArgument(command: command, reason: "missing \"\(name)\"")
+        executions[id] = task
+        if policy.isQueue { queueTail = task }
+        return task
+    }
+
+    private func end(_ id: Int, _ outcome: Outcome) {
+        executions[id] = nil
+        cancelled.remove(id)
+        executionCount -= 1
+        switch outcome {
+        case .success: break
+        case .failure(let failure) where failure.origin == .cancelled:
+            if id == latestID, lastError == nil { lastError = errorBeforeLatest }
+        case .failure(let failure):
+            lastError = failure
         }
-        return value
+        if executions.isEmpty { queueTail = nil }
+    }
+}
+
+extension CommandPolicy {
+    fileprivate var isQueue: Bool {
+        if case .queue = self { true } else { false }
     }
 }

@@ -15,15 +15,4 @@ public struct EncodedSnapshot: Sendable, Equatable {
         self.version = version
         self.bytes = bytes
     }
-
-    /// The strong entity tag for this version: `"<version>"`.
-    public var etag: String { "\"\(version)\"" }
-
-    /// Whether an `If-Match` / `If-None-Match` value names this version (`*` names any).
-    public func isNamed(by header: String) -> Bool {
-        header.split(separator: ",").contains { tag in
-            let trimmed = tag.trimmingCharacters(in: .whitespaces)
-            return trimmed == "*" || trimmed == etag || trimmed == "W/\(etag)"
-        }
-    }
 }

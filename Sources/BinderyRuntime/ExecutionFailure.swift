@@ -8,6 +8,8 @@ public struct ExecutionFailure: Error, Sendable, Hashable {
         case rule
         /// Anything else; the message carries no internals.
         case `internal`
+        /// The execution was cancelled (by a client, a newer execution or the session's end).
+        case cancelled
     }
 
     /// A message fit to show a user (the seed's alert text, e.g. "Bad Network").
@@ -32,6 +34,21 @@ public struct ExecutionFailure: Error, Sendable, Hashable {
     }
 }
 
+extension ExecutionFailure {
+    /// The failure of a cancelled execution; it is never kept as a command's `error`.
+    public static let cancelled = ExecutionFailure(message: "Cancelled", origin: .cancelled)
+
+    /// The shape of ``json``: `{"message", "code", "origin"}`.
+    public static let schema = Schema.named(
+        "ExecutionFailure",
+        .object([
+            "message": .text,
+            "code": .nullable(.int),
+            "origin": .enumeration(["upstream", "rule", "internal", "cancelled"]),
+        ])
+    )
+}
+
 /// An error that knows how to present itself as an ``ExecutionFailure``.
 public protocol ExecutionFailureConvertible: Error {
     /// The failure shown to clients.
@@ -46,7 +63,7 @@ extension ExecutionFailure {
         } else if let convertible = error as? any ExecutionFailureConvertible {
             self = convertible.executionFailure
         } else if error is CancellationError {
-            self.init(message: "Cancelled", origin: .internal)
+            self = .cancelled
         } else {
             self.init(message: "The command failed", origin: .internal)
         }

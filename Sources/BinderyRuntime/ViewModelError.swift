@@ -9,13 +9,17 @@ public enum ViewModelError: Error, Sendable, Equatable {
     /// A write gave an input a value of the wrong type or out of range.
     case invalidInput(name: String, reason: String)
     /// A conditional write named a version that is no longer current.
-    case versionMismatch(expected: String, current: Int)
+    case versionMismatch(current: Int)
     /// The view model has no command of this name.
     case unknownCommand(name: String)
     /// The command's body was not what the command takes.
     case invalidArgument(command: String, reason: String)
     /// The command is disabled right now (`enabled` is false).
     case commandDisabled(name: String)
-    /// The command is already executing; commands run one at a time.
+    /// The command is already executing and its policy is `serial`.
     case commandExecuting(name: String)
+    /// The command's queue already holds `limit` waiting executions.
+    case commandQueueFull(name: String, limit: Int)
+    /// A cancel named a command with no running execution.
+    case commandNotRunning(name: String)
 }

@@ -9,19 +9,19 @@ public actor ViewModelGraph {
     /// The latest snapshots, readable without a hop onto this actor.
     public nonisolated let board = SnapshotBoard()
 
-    private let roots: any ViewModelRoots
+    private let screens: [String: Screen]
     private let clock: any Clock<Duration>
     private let encoder: JSONEncoder
     private var rootModels: [String: any ViewModel] = [:]
     private var hosts: [String: ViewModelHost] = [:]
-    private var commandCancellers: [Int: @Sendable () -> Void] = [:]
+    private var runningCommands: [ObjectIdentifier: Command] = [:]
     private var nextID = 0
     private var isClosed = false
     private nonisolated let flushPending = Atomic<Bool>(false)
 
-    /// Creates a graph whose root view models are built on first use by `roots`.
-    public init(roots: any ViewModelRoots, clock: any Clock<Duration> = ContinuousClock()) {
-        self.roots = roots
+    /// Creates a graph whose root view models are built on first use from `screens`.
+    public init(screens: [Screen], clock: any Clock<Duration> = ContinuousClock()) {
+        self.screens = Dictionary(screens.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.clock = clock
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -39,23 +39,15 @@ public actor ViewModelGraph {
 
     /// Writes inputs from a JSON merge patch; all or nothing.
     ///
-    /// `ifMatch` is the `If-Match` header value; a stale version refuses the write.
-    public func write(_ path: String, patch: JSONValue, ifMatch: String? = nil) async throws(ViewModelError) -> EncodedSnapshot {
+    /// With `ifVersion`, the write happens only while the current version is one of those
+    /// (a conditional request's `If-Match`); otherwise it is refused and nothing changes.
+    public func write(_ path: String, patch: JSONValue, ifVersion: Set<Int>? = nil) async throws(ViewModelError) -> EncodedSnapshot {
         let host = try await preparedHost(at: path)
         flush()
-        if let ifMatch, !host.encoded.isNamed(by: ifMatch) {
-            throw .versionMismatch(expected: ifMatch, current: host.version)
+        if let ifVersion, !ifVersion.contains(host.version) {
+            throw .versionMismatch(current: host.version)
         }
-        guard let members = patch.objectValue else { throw .patchNotAnObject }
-        let inputs = host.viewModel.inputs
-        var assignments: [() -> Void] = []
-        for (name, value) in members.sorted(by: { $0.key < $1.key }) {
-            guard let input = inputs.first(where: { $0.name == name }) else {
-                throw .unknownInput(name: name)
-            }
-            assignments.append(try input.prepare(value))
-        }
-        assignments.forEach { $0() }
+        try host.viewModel.prepareWrite(patch)()
         flush()
         return host.encoded
     }
@@ -68,23 +60,31 @@ public actor ViewModelGraph {
         _ path: String, command name: String, argument: JSONValue?, wait: Duration = .zero
     ) async throws(ViewModelError) -> CommandOutcome {
         let host = try await preparedHost(at: path)
-        guard let command = host.viewModel.command(named: name) else { throw .unknownCommand(name: name) }
-        let work = try command.begin(argument)
-        if case .immediate = work {
-            let result = await command.finish(work, isolation: self)
-            flush()
-            return outcome(result, snapshot: host.encoded)
-        }
+        let (command, started) = try host.viewModel.startCommand(name, argument: argument, isolation: self)
         flush()
-        let id = makeID()
-        let done = Task { [self] in
-            await self.runCommand(command, work, id: id)
+        switch started {
+        case .finished(let result):
+            return outcome(result, snapshot: host.encoded)
+        case .running(let task):
+            runningCommands[ObjectIdentifier(command)] = command
+            guard wait > .zero, let result = await task.value(waitingUpTo: wait, on: clock) else {
+                return .running(latest(path, fallback: host))
+            }
+            return outcome(result, snapshot: latest(path, fallback: host))
         }
-        commandCancellers[id] = { done.cancel() }
-        guard wait > .zero, let result = await done.value(waitingUpTo: wait, on: clock) else {
-            return .running(latest(path, fallback: host))
-        }
-        return outcome(result, snapshot: latest(path, fallback: host))
+    }
+
+    /// Cancels every running execution of a command and waits until their work has stopped.
+    ///
+    /// Throws ``ViewModelError/commandNotRunning(name:)`` when nothing runs. A cancelled
+    /// execution leaves the view model as it was; the snapshot shows `executing: false`.
+    public func cancel(_ path: String, command name: String) async throws(ViewModelError) -> EncodedSnapshot {
+        let host = try await preparedHost(at: path)
+        guard let command = host.viewModel.command(named: name) else { throw .unknownCommand(name: name) }
+        let stopping = command.cancelAll()
+        guard !stopping.isEmpty else { throw .commandNotRunning(name: name) }
+        for task in stopping { _ = await task.value }
+        return latest(path, fallback: host)
     }
 
     // MARK: Watching
@@ -147,8 +147,8 @@ public actor ViewModelGraph {
     /// Ends the session's graph: cancels running work, ends watches and pending waits.
     public func close() {
         isClosed = true
-        commandCancellers.values.forEach { $0() }
-        commandCancellers.removeAll()
+        runningCommands.values.forEach { _ = $0.cancelAll() }
+        runningCommands.removeAll()
         for host in hosts.values {
             host.activation?.cancel()
             host.watchers.values.forEach { $0.end() }
@@ -246,9 +246,9 @@ public actor ViewModelGraph {
         if let existing = rootModels[name] {
             root = existing
         } else {
-            guard roots.names.contains(name), let made = roots.makeRoot(named: name) else { return nil }
-            rootModels[name] = made
-            root = made
+            guard let screen = screens[name] else { return nil }
+            root = screen.makeRoot()
+            rootModels[name] = root
         }
         return segments.count == 1 ? root : root.child(at: segments[1...])
     }
@@ -265,14 +265,6 @@ public actor ViewModelGraph {
     private func runWhileActive(_ model: any ViewModel) async {
         guard !isClosed else { return }
         await model.whileActive()
-    }
-
-    /// Runs a deferred command's work on this actor, where its view model lives, and publishes the end.
-    private func runCommand(_ command: Command, _ work: Command.Work, id: Int) async -> Result<CommandResult, ExecutionFailure> {
-        let result = await command.finish(work, isolation: self)
-        commandCancellers[id] = nil
-        flush()
-        return result
     }
 
     private func resumeWaiter(_ path: String, id: Int, with snapshot: EncodedSnapshot?) {

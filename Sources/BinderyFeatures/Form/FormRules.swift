@@ -27,6 +27,9 @@ public enum FormRules {
         password.count >= minimumPasswordLength
     }
 
+    /// Every colour a field's text may have.
+    public static let colors = ["red", "black"]
+
     /// The text colour of a field: "black" when valid, "red" when not.
     public static func color(valid: Bool) -> String {
         valid ? "black" : "red"

@@ -9,17 +9,8 @@ public final class FormViewModel: ViewModel {
     public var phone = FormRules.initialPhone
     /// The password the client typed (two-way); starts empty.
     public var password = FormRules.initialPassword
-
-    /// Resets both fields; enabled only while both are valid.
-    @ObservationIgnored public private(set) lazy var clear = Command(
-        "clear",
-        enabled: { [unowned self] in phoneValid && passwordValid },
-        immediate: { [unowned self] in
-            phone = FormRules.initialPhone
-            password = FormRules.initialPassword
-            return .none
-        }
-    )
+    /// The live state of `clear`.
+    public let commandStates = CommandStates()
 
     /// Creates the form with the seed's initial values.
     public init() {}
@@ -35,22 +26,36 @@ public final class FormViewModel: ViewModel {
     /// The password field's text colour: red while invalid, black once valid.
     public var passwordColor: String { FormRules.color(valid: passwordValid) }
 
-    /// `phone` and `password`.
-    public var inputs: [Input] {
-        [.string("phone", of: self, \.phone, maxLength: 64), .string("password", of: self, \.password, maxLength: 256)]
+    /// Resets both fields to their initial values (the seed's `clearCommand`).
+    public func clear() {
+        phone = FormRules.initialPhone
+        password = FormRules.initialPassword
     }
 
-    /// The echo line, both validity flags and both colours.
-    public var outputs: [String: JSONValue] {
-        [
-            "output": .string(output),
-            "phoneValid": .bool(phoneValid),
-            "passwordValid": .bool(passwordValid),
-            "phoneColor": .string(phoneColor),
-            "passwordColor": .string(passwordColor),
+    /// Inputs `phone` and `password`; the echo line, validity flags and colours; `clear`.
+    public static let declaration = ViewModelDeclaration<FormViewModel>(
+        "Form",
+        summary: "The login form (seed 000 Demo 2): a phone number and a password, validated as you type.",
+        inputs: [
+            .string("phone", \.phone, maxLength: 64),
+            .string("password", \.password, maxLength: 256),
+        ],
+        outputs: [
+            .string("output") { $0.output },
+            .boolean("phoneValid") { $0.phoneValid },
+            .boolean("passwordValid") { $0.passwordValid },
+            .enumeration("phoneColor", FormRules.colors) { $0.phoneColor },
+            .enumeration("passwordColor", FormRules.colors) { $0.passwordColor },
+        ],
+        commands: [
+            .immediate(
+                "clear", summary: "Resets both fields; enabled only while both are valid.",
+                enabled: { $0.phoneValid && $0.passwordValid },
+                run: { model, _ in
+                    model.clear()
+                    return .none
+                }
+            ),
         ]
-    }
-
-    /// `clear`.
-    public var commands: [Command] { [clear] }
+    )
 }

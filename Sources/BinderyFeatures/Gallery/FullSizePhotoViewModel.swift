@@ -17,20 +17,8 @@ public final class FullSizePhotoViewModel: ViewModel {
     @ObservationIgnored private let upstream: UpstreamProvider
     @ObservationIgnored private let log: @Sendable (String) -> Void
     @ObservationIgnored private var photoModels: [Int: PhotoViewModel] = [:]
-
-    /// Goes to the previous photo's page; enabled when there is one.
-    @ObservationIgnored public private(set) lazy var previous = Command(
-        "previous",
-        enabled: { [unowned self] in GalleryRules.contains(initialPhotoIndex - 1, count: photos.count) },
-        immediate: { [unowned self] in CommandResult(navigate: GalleryRules.destination(photoIndex: initialPhotoIndex - 1)) }
-    )
-
-    /// Goes to the next photo's page; enabled when there is one.
-    @ObservationIgnored public private(set) lazy var next = Command(
-        "next",
-        enabled: { [unowned self] in GalleryRules.contains(initialPhotoIndex + 1, count: photos.count) },
-        immediate: { [unowned self] in CommandResult(navigate: GalleryRules.destination(photoIndex: initialPhotoIndex + 1)) }
-    )
+    /// The live state of `previous` and `next`.
+    public let commandStates = CommandStates()
 
     /// Creates the page of `photos[initialIndex]`.
     public init(
@@ -59,18 +47,39 @@ public final class FullSizePhotoViewModel: ViewModel {
     /// The title of the page: the initial photo's name.
     public var initialPhotoName: String? { initialPhotoModel?.photoName }
 
-    /// `initialPhotoIndex`, `initialPhotoName`, `count` and `photo` (the photo's outputs).
-    public var outputs: [String: JSONValue] {
-        [
-            "initialPhotoIndex": .int(initialPhotoIndex),
-            "initialPhotoName": .optional(initialPhotoName),
-            "count": .int(photos.count),
-            "photo": initialPhotoModel.map { .object($0.outputs) } ?? .null,
-        ]
+    /// Whether there is a photo `offset` places from this one.
+    public func hasNeighbour(_ offset: Int) -> Bool {
+        GalleryRules.contains(initialPhotoIndex + offset, count: photos.count)
     }
 
-    /// `previous` and `next`.
-    public var commands: [Command] { [previous, next] }
+    /// Outputs `initialPhotoIndex`, `initialPhotoName`, `count` and `photo` (the photo's
+    /// outputs); commands `previous` and `next`, enabled when there is such a photo.
+    public static let declaration = ViewModelDeclaration<FullSizePhotoViewModel>(
+        "FullSizePhoto",
+        summary: "The full-size page of one photo (seed 004), built by the gallery.",
+        outputs: [
+            .integer("initialPhotoIndex") { $0.initialPhotoIndex },
+            .optionalString("initialPhotoName") { $0.initialPhotoName },
+            .integer("count") { $0.photos.count },
+            .init("photo", schema: .nullable(PhotoViewModel.declaration.schema.outputsShape)) { model in
+                model.initialPhotoModel.map { photo in
+                    .object(Dictionary(uniqueKeysWithValues: PhotoViewModel.declaration.outputs.map { ($0.name, photo.output($0.name) ?? .null) }))
+                } ?? .null
+            },
+        ],
+        commands: [
+            .immediate(
+                "previous", summary: "Goes to the previous photo's page.", navigates: true,
+                enabled: { $0.hasNeighbour(-1) },
+                run: { model, _ in CommandResult(navigate: GalleryRules.destination(photoIndex: model.initialPhotoIndex - 1)) }
+            ),
+            .immediate(
+                "next", summary: "Goes to the next photo's page.", navigates: true,
+                enabled: { $0.hasNeighbour(1) },
+                run: { model, _ in CommandResult(navigate: GalleryRules.destination(photoIndex: model.initialPhotoIndex + 1)) }
+            ),
+        ]
+    )
 
     /// Activates the shown photo, which loads its image.
     public func whileActive() async {

@@ -25,12 +25,8 @@ public final class GalleryViewModel: ViewModel {
     @ObservationIgnored private var fullSizeModels: [Int: FullSizePhotoViewModel] = [:]
     /// Counts imports, so that only the newest one ends `loading`.
     @ObservationIgnored private var importCount = 0
-
-    /// Opens a photo: `{"index": n}` answers `/gallery/photos/n`.
-    @ObservationIgnored public private(set) lazy var select = Command("select") { [unowned self] argument throws(ViewModelError) in
-        let index = try photoIndex(selectedBy: argument)
-        return .immediate { CommandResult(navigate: GalleryRules.destination(photoIndex: index)) }
-    }
+    /// The live state of `select`.
+    public let commandStates = CommandStates()
 
     /// Creates an empty gallery that imports from `upstream` when it becomes active.
     public init(upstream: UpstreamProvider, log: @escaping @Sendable (String) -> Void = { _ in }) {
@@ -38,35 +34,43 @@ public final class GalleryViewModel: ViewModel {
         self.log = log
     }
 
-    /// `photos` (`[{"index", "name", "thumbnail"}]`), `loading` and `error`.
-    public var outputs: [String: JSONValue] {
-        [
-            "photos": .array(photos.enumerated().map { index, photo in
-                .object(["index": .int(index), "name": .string(photo.name), "thumbnail": .string(photo.thumbnailURL)])
-            }),
-            "loading": .bool(loading),
-            "error": error?.json ?? .null,
+    /// Outputs `photos` (`[{"index", "name", "thumbnail"}]`), `loading` and `error`; command
+    /// `select`; child route `photos/{index}`, the full-size pages. A page asked for before
+    /// the photos were imported (a shared URL opened in a new session) imports them first.
+    public static let declaration = ViewModelDeclaration<GalleryViewModel>(
+        "Gallery",
+        summary: "The photo gallery (seed 004): photos imported from the upstream when someone watches it.",
+        outputs: [
+            .init(
+                "photos",
+                schema: .array(.named("GalleryPhoto", .object(["index": .int, "name": .text, "thumbnail": .text])))
+            ) { model in
+                .array(model.photos.enumerated().map { index, photo in
+                    .object(["index": .int(index), "name": .string(photo.name), "thumbnail": .string(photo.thumbnailURL)])
+                })
+            },
+            .boolean("loading") { $0.loading },
+            .failure("error") { $0.error },
+        ],
+        commands: [
+            .immediate(
+                "select", summary: "Opens a photo: answers its full-size page.",
+                argument: .named("SelectPhotoArgument", .object(["index": .integer(minimum: 0)])), navigates: true,
+                run: { model, argument throws(ViewModelError) in
+                    let index = try model.photoIndex(selectedBy: argument)
+                    return CommandResult(navigate: GalleryRules.destination(photoIndex: index))
+                }
+            ),
+        ],
+        children: [
+            ChildRoute(
+                "photo", title: "Photo", titleMember: "initialPhotoName", segment: "photos", parameter: "index",
+                parameterSchema: .integer(minimum: 0), child: FullSizePhotoViewModel.declaration.schema,
+                resolve: { model, segment in model.fullSizePhotoViewModel(segment: segment) },
+                prepare: { model in await model.importPhotos() }
+            ),
         ]
-    }
-
-    /// `select`.
-    public var commands: [Command] { [select] }
-
-    /// `["photos", n]`: the full-size page of photo `n`, made once per index; nil when `n` is
-    /// not a canonical integer in bounds.
-    public func child(at path: ArraySlice<String>) -> (any ViewModel)? {
-        guard path.count >= 2, path.first == "photos",
-              let page = fullSizePhotoViewModel(segment: path[path.startIndex + 1])
-        else { return nil }
-        return path.count == 2 ? page : page.child(at: path.dropFirst(2))
-    }
-
-    /// A full-size page was asked for before the photos were imported (a shared URL opened in a
-    /// new session): import them now, so the page can be found.
-    public func prepareChild(at path: ArraySlice<String>) async {
-        guard path.first == "photos" else { return }
-        await importPhotos()
-    }
+    )
 
     /// The full-size page of the photo at `index`; nil when out of bounds.
     public func fullSizePhotoViewModel(at index: Int) -> FullSizePhotoViewModel? {
@@ -116,10 +120,7 @@ public final class GalleryViewModel: ViewModel {
 
     /// The index named by a `select` argument, or the reason it names none.
     private func photoIndex(selectedBy argument: JSONValue?) throws(ViewModelError) -> Int {
-        let value = try Command.requireMember("index", of: argument, command: "select", shape: #"{"index": <integer>}"#)
-        guard let index = value.intValue else {
-            throw .invalidArgument(command: "select", reason: "\"index\" must be an integer, got \(value.typeName)")
-        }
+        let index = argument?.objectValue?["index"]?.intValue ?? -1
         guard GalleryRules.contains(index, count: photos.count) else {
             throw .invalidArgument(command: "select", reason: "no photo has index \(index) (there are \(photos.count))")
         }

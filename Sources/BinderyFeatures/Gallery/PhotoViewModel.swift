@@ -25,6 +25,8 @@ public final class PhotoViewModel: ViewModel {
     @ObservationIgnored private let log: @Sendable (String) -> Void
     /// Counts fetches, so that only the newest one ends `loading`.
     @ObservationIgnored private var fetchCount = 0
+    /// A photo has no commands.
+    public let commandStates = CommandStates()
 
     /// Creates the view model of `photo`, the `index`-th of its gallery.
     public init(
@@ -39,16 +41,18 @@ public final class PhotoViewModel: ViewModel {
     /// The photo's name.
     public var photoName: String { photo.name }
 
-    /// `index`, `photoName`, `loading`, `photoImage` and `error`.
-    public var outputs: [String: JSONValue] {
-        [
-            "index": .int(index),
-            "photoName": .string(photoName),
-            "loading": .bool(loading),
-            "photoImage": .optional(photoImage),
-            "error": error?.json ?? .null,
+    /// Outputs `index`, `photoName`, `loading`, `photoImage` and `error`.
+    public static let declaration = ViewModelDeclaration<PhotoViewModel>(
+        "Photo",
+        summary: "One photo in full size (seed 004): its details load while someone watches it.",
+        outputs: [
+            .integer("index") { $0.index },
+            .string("photoName") { $0.photoName },
+            .boolean("loading") { $0.loading },
+            .optionalString("photoImage") { $0.photoImage },
+            .failure("error") { $0.error },
         ]
-    }
+    )
 
     /// Fetches the full-size image unless it is already loaded.
     public func whileActive() async {

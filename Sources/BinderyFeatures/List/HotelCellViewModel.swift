@@ -30,4 +30,9 @@ public final class HotelCellViewModel: POICellViewModel {
     public var rightFooter: String? { nil }
     /// The hotel's front image.
     public var image: String { hotel.frontImageURL }
+
+    /// The shared POI cell declaration.
+    public static let declaration = ViewModelDeclaration<HotelCellViewModel>.poiCell
+    /// Cells have no commands.
+    public let commandStates = CommandStates()
 }

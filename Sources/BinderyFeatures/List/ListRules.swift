@@ -38,13 +38,18 @@ public enum ListRules {
         "\(kind.rawValue)-\(upstreamID)"
     }
 
+    /// The view-model path of a cell: `list/items/<id>` (the list's `items/{id}` route).
+    public static func itemPath(cellID: String) -> String {
+        "list/items/\(cellID)"
+    }
+
     /// The page a selected cell navigates to.
     ///
     /// Every kind opens its own detail page, the cell's view model at `/list/items/<id>`; the
     /// kind is an argument so that scenic spots and hotels can later go to different pages.
     public static func destination(kind: POIKind, cellID: String) -> String {
         switch kind {
-        case .scenic, .hotel: "/list/items/\(cellID)"
+        case .scenic, .hotel: "/" + itemPath(cellID: cellID)
         }
     }
 }

@@ -20,22 +20,11 @@ public final class ListViewModel: ViewModel {
     /// The failure of the last load (the seed's `errorSignal`); nil once a load starts.
     public private(set) var error: ExecutionFailure?
 
+    /// The live state of `load` and `select`.
+    public let commandStates = CommandStates()
+
     @ObservationIgnored private let upstream: UpstreamProvider
     @ObservationIgnored private var cellsByID: [String: any POICellViewModel] = [:]
-
-    /// Fetches scenic spots and hotels; on failure the items are cleared and `error` is set.
-    @ObservationIgnored public private(set) lazy var load = Command("load", deferred: { [weak self] in
-        guard let self else { throw CancellationError() }
-        try await reload()
-        return .none
-    })
-
-    /// Opens a cell: `{"id": "<cell id>"}` answers the cell's page (``ListRules/destination(kind:cellID:)``).
-    @ObservationIgnored public private(set) lazy var select = Command("select") { [unowned self] argument throws(ViewModelError) in
-        let cell = try cell(selectedBy: argument)
-        let target = ListRules.destination(kind: cell.kind, cellID: cell.id)
-        return .immediate { CommandResult(navigate: target) }
-    }
 
     /// Creates the list; the current city defaults to the upstream's first city.
     public init(upstream: UpstreamProvider, currentCityId: Int? = nil) {
@@ -50,38 +39,57 @@ public final class ListViewModel: ViewModel {
         set { city.id = newValue }
     }
 
-    /// `currentCityId`: an integer, one of ``cities`` when the upstream knows any.
-    public var inputs: [Input] {
-        let known = Set(cities.map(\.id))
-        return [
-            Input(name: "currentCityId", read: { [unowned self] in .int(currentCityId) }) { [unowned self] value throws(ViewModelError) in
-                guard let id = value.intValue else {
-                    throw .invalidInput(name: "currentCityId", reason: "expected an integer, got \(value.typeName)")
-                }
-                guard known.isEmpty || known.contains(id) else {
-                    throw .invalidInput(name: "currentCityId", reason: "no city has id \(id)")
-                }
-                return { [unowned self] in currentCityId = id }
+    /// Input `currentCityId`; outputs `cities`, `items` (the cells) and `error`; commands `load`
+    /// and `select`; child route `items/{id}`.
+    public static let declaration = ViewModelDeclaration<ListViewModel>(
+        "List",
+        summary: "The POI list (seed 000 Demo 1): scenic spots and hotels loaded together, cells in one shape.",
+        inputs: [
+            .integer("currentCityId", \.currentCityId) { model, id in model.knowsCity(id) ? nil : "no city has id \(id)" },
+        ],
+        outputs: [
+            .init("cities", schema: .array(.named("City", .object(["id": .int, "name": .text])))) { model in
+                .array(model.cities.map { .object(["id": .int($0.id), "name": .string($0.name)]) })
             },
+            .children("items", of: ViewModelDeclaration<ScenicCellViewModel>.poiCell.schema) { model in
+                model.cells.map { (id: $0.id, path: ListRules.itemPath(cellID: $0.id), viewModel: $0) }
+            },
+            .failure("error") { $0.error },
+        ],
+        commands: [
+            .deferred(
+                "load", summary: "Fetches scenic spots and hotels together; on failure the items are cleared and `error` is set.",
+                prepare: { model, _ in { try await model.reload(); return .none } }
+            ),
+            .immediate(
+                "select", summary: "Opens a cell: answers the cell's page.",
+                argument: .named("SelectItemArgument", .object(["id": .text])), navigates: true,
+                run: { model, argument throws(ViewModelError) in
+                    let cell = try model.cell(selectedBy: argument)
+                    return CommandResult(navigate: ListRules.destination(kind: cell.kind, cellID: cell.id))
+                }
+            ),
+        ],
+        children: [
+            ChildRoute(
+                "item", title: "Place", titleMember: "title", segment: "items", parameter: "id",
+                parameterSchema: .text, child: ViewModelDeclaration<ScenicCellViewModel>.poiCell.schema,
+                resolve: { model, id in model.cellsByID[id] },
+                prepare: { model in await model.loadIfEmpty() }
+            ),
         ]
+    )
+
+    /// Whether `id` is one of ``cities`` (any id while the upstream knows none).
+    func knowsCity(_ id: Int) -> Bool {
+        cities.isEmpty || cities.contains { $0.id == id }
     }
 
-    /// `cities` (`[{"id", "name"}]`), `items` (the cells as children) and `error`.
-    public var outputs: [String: JSONValue] {
-        [
-            "cities": .array(cities.map { .object(["id": .int($0.id), "name": .string($0.name)]) }),
-            "items": .array(cells.map { $0.childJSON(id: $0.id, path: "list/items/\($0.id)") }),
-            "error": error?.json ?? .null,
-        ]
-    }
-
-    /// `load` and `select`.
-    public var commands: [Command] { [load, select] }
-
-    /// `["items", id]`: the cell with that id.
-    public func child(at path: ArraySlice<String>) -> (any ViewModel)? {
-        guard path.count == 2, path.first == "items", let id = path.last else { return nil }
-        return cellsByID[id]
+    /// Runs `load` when no cell is there yet, so that a shared item URL works in a new session.
+    /// While a load runs, nothing more is started; a failed load leaves no cells.
+    func loadIfEmpty(isolation: isolated (any Actor)? = #isolation) async {
+        guard cells.isEmpty else { return }
+        _ = try? await execute("load", isolation: isolation)
     }
 
     /// The cell with `id`, if the last load produced one.
@@ -92,9 +100,10 @@ public final class ListViewModel: ViewModel {
     /// Loads both kinds concurrently and replaces the cells; clears them on failure.
     ///
     /// Both calls run at once (`async let`); the load waits for the travel call first, then
-    /// the hotel call, and fails with the first failure it sees. A cancelled load (the caller
-    /// stopped waiting) changes neither the cells nor `error`.
+    /// the hotel call, and fails with the first failure it sees. A cancelled load changes
+    /// neither the cells nor `error`: it leaves the list as it was.
     private func reload() async throws {
+        let previousError = error
         error = nil
         let upstream = upstream
         let spots: [ScenicSpot]
@@ -105,12 +114,18 @@ public final class ListViewModel: ViewModel {
             spots = try await travelCall
             hotels = try await hotelCall
         } catch {
-            if Task.isCancelled || (error as? UpstreamError)?.isCancellation == true { throw error }
+            if Task.isCancelled || (error as? UpstreamError)?.isCancellation == true {
+                self.error = previousError
+                throw error
+            }
             replaceCells(with: [])
             self.error = ExecutionFailure(error)
             throw error
         }
-        try Task.checkCancellation()
+        if Task.isCancelled {
+            self.error = previousError
+            throw CancellationError()
+        }
         let city = city
         replaceCells(with: spots.map { ScenicCellViewModel(scenic: $0, city: city) } + hotels.map(HotelCellViewModel.init))
     }
@@ -129,10 +144,7 @@ public final class ListViewModel: ViewModel {
 
     /// The cell named by a `select` argument, or the reason it names none.
     private func cell(selectedBy argument: JSONValue?) throws(ViewModelError) -> any POICellViewModel {
-        let value = try Command.requireMember("id", of: argument, command: "select", shape: #"{"id": "<cell id>"}"#)
-        guard let id = value.stringValue else {
-            throw .invalidArgument(command: "select", reason: "\"id\" must be a string, got \(value.typeName)")
-        }
+        let id = argument?.objectValue?["id"]?.stringValue ?? ""
         guard let cell = cellsByID[id] else {
             throw .invalidArgument(command: "select", reason: "no item has id \"\(id)\"")
         }

@@ -32,17 +32,22 @@ public protocol POICellViewModel: ViewModel {
     var image: String { get }
 }
 
-extension POICellViewModel {
-    /// `kind`, `title`, `price`, `campaign`, `campaignHidden`, `rightFooter` and `image`.
-    public var outputs: [String: JSONValue] {
-        [
-            "kind": .string(kind.rawValue),
-            "title": .string(title),
-            "price": price?.json ?? .null,
-            "campaign": .string(campaign),
-            "campaignHidden": .bool(campaignHidden),
-            "rightFooter": .optional(rightFooter),
-            "image": .string(image),
-        ]
+extension ViewModelDeclaration where Model: POICellViewModel {
+    /// The one cell shape both kinds share: `kind`, `title`, `price`, `campaign`,
+    /// `campaignHidden`, `rightFooter` and `image`; read-only, no commands.
+    public static var poiCell: Self {
+        Self(
+            "POICell",
+            summary: "One cell of the POI list: a scenic spot or a hotel in one shape (seed 000 Demo 1).",
+            outputs: [
+                .enumeration("kind", POIKind.allCases.map(\.rawValue)) { $0.kind.rawValue },
+                .string("title") { $0.title },
+                .init("price", schema: .nullable(RichText.schema)) { $0.price?.json ?? .null },
+                .string("campaign") { $0.campaign },
+                .boolean("campaignHidden") { $0.campaignHidden },
+                .optionalString("rightFooter") { $0.rightFooter },
+                .string("image") { $0.image },
+            ]
+        )
     }
 }

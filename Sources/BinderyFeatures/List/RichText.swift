@@ -38,6 +38,18 @@ public struct RichText: Sendable, Hashable {
     /// The whole text.
     public var text: String { runs.map(\.text).joined() }
 
+    /// The shape of ``json``.
+    public static let schema = Schema.named(
+        "RichText",
+        .object([
+            "text": .text,
+            "runs": .array(.named(
+                "RichTextRun",
+                .object(["text": .text, "color": .text, "fontSize": .int], required: ["color", "text"])
+            )),
+        ])
+    )
+
     /// `{"text": "128.50", "runs": [...]}`.
     public var json: JSONValue {
         .object(["text": .string(text), "runs": .array(runs.map(\.json))])

@@ -39,4 +39,9 @@ public final class ScenicCellViewModel: POICellViewModel {
     }
     /// The spot's front image.
     public var image: String { scenic.frontImageURL }
+
+    /// The shared POI cell declaration.
+    public static let declaration = ViewModelDeclaration<ScenicCellViewModel>.poiCell
+    /// Cells have no commands.
+    public let commandStates = CommandStates()
 }

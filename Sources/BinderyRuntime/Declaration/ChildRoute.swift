@@ -1,0 +1,35 @@
+/// A child route of a view model type, e.g. the list's `items/{id}`: the parent creates the
+/// child for the next page (seed 001) and answers it here.
+public struct ChildRoute<Model: AnyObject>: Sendable {
+    /// Loads what resolving needs; runs on the session's actor.
+    public typealias Preparation = nonisolated(nonsending) @Sendable (Model) async -> Void
+
+    /// The type-erased description.
+    public let schema: ViewModelSchema.Child
+    let resolve: @Sendable (Model, String) -> (any ViewModel)?
+    let prepare: Preparation
+
+    /// Declares a route `segment/{parameter}` to children described by `child`.
+    ///
+    /// `resolve` finds the child for a parameter value. `prepare` loads what `resolve` needs
+    /// when a child is asked for before its parent has it (a shared URL opened in a new
+    /// session); it runs on the session's actor.
+    public init(
+        _ name: String,
+        title: String,
+        titleMember: String? = nil,
+        segment: String,
+        parameter: String,
+        parameterSchema: Schema,
+        child: ViewModelSchema,
+        resolve: @escaping @Sendable (Model, String) -> (any ViewModel)?,
+        prepare: @escaping Preparation = { _ in }
+    ) {
+        schema = .init(
+            name: name, title: title, titleMember: titleMember, segment: segment, parameter: parameter,
+            parameterSchema: parameterSchema, viewModel: child
+        )
+        self.resolve = resolve
+        self.prepare = prepare
+    }
+}

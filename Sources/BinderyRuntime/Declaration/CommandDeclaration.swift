@@ -1,0 +1,80 @@
+/// One command of a view model type (an execution binding): its argument, what its result may
+/// carry, its concurrency policy, when it is enabled, and its work.
+public struct CommandDeclaration<Model: AnyObject>: Sendable {
+    /// The command's name in snapshots and URLs.
+    public let name: String
+    /// What the command does, for documents.
+    public let summary: String
+    /// The object the command takes as its body; nil when it takes none.
+    public let argument: Schema?
+    /// Whether a successful execution may answer `navigate`.
+    public let navigates: Bool
+    /// What happens to an execution while another runs.
+    public let policy: CommandPolicy
+    /// Whether the work awaits (deferred) or finishes at once (immediate).
+    public let isDeferred: Bool
+    let enabled: @Sendable (Model) -> Bool
+    let prepare: @Sendable (Model, JSONValue?) throws(ViewModelError) -> Command.Work
+
+    /// Checks `argument` against the declared schema, then lets the command prepare its work;
+    /// throws without changing anything.
+    func work(for model: Model, argument: JSONValue?) throws(ViewModelError) -> Command.Work {
+        switch (self.argument, argument) {
+        case (nil, nil), (nil, .null?):
+            break
+        case (nil, .object(let members)?) where members.isEmpty:
+            break
+        case (nil, _?):
+            throw .invalidArgument(command: name, reason: "this command takes no argument")
+        case (let schema?, let value):
+            if let reason = schema.violation(by: value ?? .null) {
+                throw .invalidArgument(command: name, reason: reason)
+            }
+        }
+        return try prepare(model, argument)
+    }
+}
+
+extension CommandDeclaration {
+    /// A command whose work finishes at once (form `clear`, `select`).
+    ///
+    /// `run` gets the checked argument; it may still refuse it (an id that names nothing) by
+    /// throwing before it changes anything.
+    public static func immediate(
+        _ name: String,
+        summary: String,
+        argument: Schema? = nil,
+        navigates: Bool = false,
+        policy: CommandPolicy = .serial,
+        enabled: @escaping @Sendable (Model) -> Bool = { _ in true },
+        run: @escaping @Sendable (Model, JSONValue?) throws(ViewModelError) -> CommandResult
+    ) -> Self {
+        Self(
+            name: name, summary: summary, argument: argument, navigates: navigates, policy: policy,
+            isDeferred: false, enabled: enabled,
+            prepare: { model, argument throws(ViewModelError) in
+                .immediate { () throws(ViewModelError) in try run(model, argument) }
+            }
+        )
+    }
+
+    /// A command whose work awaits (list `load`). It runs on the session's actor and can be
+    /// cancelled; a cancelled execution must leave the view model as it was.
+    ///
+    /// `prepare` checks the argument against the state and returns the work.
+    public static func deferred(
+        _ name: String,
+        summary: String,
+        argument: Schema? = nil,
+        navigates: Bool = false,
+        policy: CommandPolicy = .serial,
+        enabled: @escaping @Sendable (Model) -> Bool = { _ in true },
+        prepare: @escaping @Sendable (Model, JSONValue?) throws(ViewModelError) -> Command.DeferredWork
+    ) -> Self {
+        Self(
+            name: name, summary: summary, argument: argument, navigates: navigates, policy: policy,
+            isDeferred: true, enabled: enabled,
+            prepare: { model, argument throws(ViewModelError) in .deferred(try prepare(model, argument)) }
+        )
+    }
+}

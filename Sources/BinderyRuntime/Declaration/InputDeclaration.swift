@@ -1,0 +1,106 @@
+/// One input of a view model type: its name, the values it accepts, and the property it binds
+/// (two-way: a client writes it with PATCH, the view model may write it too).
+public struct InputDeclaration<Model: AnyObject>: Sendable {
+    /// The input's name in snapshots and patches.
+    public let name: String
+    /// The values a write may carry.
+    public let schema: Schema
+    /// The value a `null` write stands for, when the input falls back to a default.
+    public let nullDefault: JSONValue?
+    let read: @Sendable (Model) -> JSONValue
+    let assign: @Sendable (Model, JSONValue) -> Void
+    let rule: (@Sendable (Model, JSONValue) -> String?)?
+
+    /// Declares an input from its schema, a reader and an assignment of checked values.
+    ///
+    /// `rule` adds a check that depends on the view model's state (a city id the upstream
+    /// knows); it answers the reason a value is refused, or nil.
+    public init(
+        _ name: String,
+        schema: Schema,
+        nullDefault: JSONValue? = nil,
+        read: @escaping @Sendable (Model) -> JSONValue,
+        assign: @escaping @Sendable (Model, JSONValue) -> Void,
+        rule: (@Sendable (Model, JSONValue) -> String?)? = nil
+    ) {
+        self.name = name
+        self.schema = nullDefault == nil ? schema : .nullable(schema)
+        self.nullDefault = nullDefault
+        self.read = read
+        self.assign = assign
+        self.rule = rule
+    }
+
+    /// Checks `value` and returns the assignment; throws without changing anything.
+    public func prepare(_ value: JSONValue, on model: Model) throws(ViewModelError) -> () -> Void {
+        if let reason = schema.violation(by: value) { throw .invalidInput(name: name, reason: reason) }
+        let effective = value == .null ? (nullDefault ?? .null) : value
+        if let rule, let reason = rule(model, effective) { throw .invalidInput(name: name, reason: reason) }
+        let assign = assign
+        return { assign(model, effective) }
+    }
+}
+
+extension InputDeclaration {
+    /// A string input bound to a property, at most `maxLength` characters, optionally
+    /// matching `pattern` (unanchored, as in JSON Schema).
+    public static func string(
+        _ name: String,
+        _ keyPath: ReferenceWritableKeyPath<Model, String> & Sendable,
+        maxLength: Int = 1024,
+        pattern: String? = nil
+    ) -> Self {
+        Self(
+            name, schema: .string(maxLength: maxLength, pattern: pattern),
+            read: { .string($0[keyPath: keyPath]) },
+            assign: { model, value in model[keyPath: keyPath] = value.stringValue ?? "" }
+        )
+    }
+
+    /// An integer input bound to a property, limited to `range`, with an optional state rule.
+    public static func integer(
+        _ name: String,
+        _ keyPath: ReferenceWritableKeyPath<Model, Int> & Sendable,
+        in range: ClosedRange<Int>? = nil,
+        rule: (@Sendable (Model, Int) -> String?)? = nil
+    ) -> Self {
+        Self(
+            name, schema: .integer(minimum: range?.lowerBound, maximum: range?.upperBound),
+            read: { .int($0[keyPath: keyPath]) },
+            assign: { model, value in model[keyPath: keyPath] = value.intValue ?? 0 },
+            rule: rule.map(Self.integerRule)
+        )
+    }
+
+    private static func integerRule(
+        _ rule: @escaping @Sendable (Model, Int) -> String?
+    ) -> @Sendable (Model, JSONValue) -> String? {
+        { model, value in rule(model, value.intValue ?? 0) }
+    }
+
+    /// A boolean input bound to a property.
+    public static func boolean(_ name: String, _ keyPath: ReferenceWritableKeyPath<Model, Bool> & Sendable) -> Self {
+        Self(
+            name, schema: .boolean,
+            read: { .bool($0[keyPath: keyPath]) },
+            assign: { model, value in if case .bool(let flag) = value { model[keyPath: keyPath] = flag } }
+        )
+    }
+
+    /// An input that is one of an enumeration's raw values; when `nullDefault` is given, a
+    /// `null` write sets that value (the seed's `RACChannelTo(self, filmType, @(default))`).
+    public static func enumeration<Value: RawRepresentable & CaseIterable & Sendable>(
+        _ name: String,
+        _ keyPath: ReferenceWritableKeyPath<Model, Value> & Sendable,
+        nullDefault: Value? = nil
+    ) -> Self where Value.RawValue == String {
+        Self(
+            name, schema: .enumeration(Value.allCases.map(\.rawValue)),
+            nullDefault: nullDefault.map { .string($0.rawValue) },
+            read: { .string($0[keyPath: keyPath].rawValue) },
+            assign: { model, value in
+                if let raw = value.stringValue, let case_ = Value(rawValue: raw) { model[keyPath: keyPath] = case_ }
+            }
+        )
+    }
+}

@@ -1,0 +1,53 @@
+/// Everything Bindery knows about a view model type, declared once next to it: its inputs,
+/// outputs, commands and child routes, each with its schema.
+///
+/// The snapshot, PATCH validation, command execution, the OpenAPI document and the screen
+/// catalogue all derive from it.
+public struct ViewModelDeclaration<Model: AnyObject>: Sendable {
+    /// The type's name, unique in an application (`Form`, `POICell`).
+    public let name: String
+    /// What the view model is, for documents.
+    public let summary: String
+    /// The inputs, in declaration order.
+    public let inputs: [InputDeclaration<Model>]
+    /// The outputs, in declaration order.
+    public let outputs: [OutputDeclaration<Model>]
+    /// The commands, in declaration order.
+    public let commands: [CommandDeclaration<Model>]
+    /// The child routes.
+    public let children: [ChildRoute<Model>]
+
+    /// Declares a view model type.
+    public init(
+        _ name: String,
+        summary: String,
+        inputs: [InputDeclaration<Model>] = [],
+        outputs: [OutputDeclaration<Model>] = [],
+        commands: [CommandDeclaration<Model>] = [],
+        children: [ChildRoute<Model>] = []
+    ) {
+        self.name = name
+        self.summary = summary
+        self.inputs = inputs
+        self.outputs = outputs
+        self.commands = commands
+        self.children = children
+    }
+
+    /// The type-erased description, for documents and catalogues.
+    public var schema: ViewModelSchema {
+        ViewModelSchema(
+            name: name,
+            summary: summary,
+            inputs: inputs.map { .init(name: $0.name, schema: $0.schema, nullDefault: $0.nullDefault) },
+            outputs: outputs.map { .init(name: $0.name, schema: $0.schema) },
+            commands: commands.map {
+                .init(
+                    name: $0.name, argument: $0.argument, navigates: $0.navigates, policy: $0.policy,
+                    isDeferred: $0.isDeferred, summary: $0.summary
+                )
+            },
+            children: children.map(\.schema)
+        )
+    }
+}

@@ -1,0 +1,73 @@
+/// The JSON shapes a view model type's declaration implies: its snapshot, its patch, its place
+/// in a parent's collection.
+extension ViewModelSchema {
+    /// A command's state in a snapshot: `{"enabled", "executing", "error", "policy"}`.
+    public static let commandState = Schema.named(
+        "CommandState",
+        .object([
+            "enabled": .boolean,
+            "executing": .boolean,
+            "error": .nullable(ExecutionFailure.schema),
+            "policy": .enumeration(["serial", "concurrent", "cancelPrevious", "queue"]),
+        ])
+    )
+
+    /// `{"<input>": <value>, ...}` with every input.
+    public var inputsShape: Schema {
+        .named("\(name)Inputs", .object(Dictionary(uniqueKeysWithValues: inputs.map { ($0.name, $0.schema) })))
+    }
+
+    /// `{"<output>": <value>, ...}` with every output.
+    public var outputsShape: Schema {
+        .named("\(name)Outputs", .object(Dictionary(uniqueKeysWithValues: outputs.map { ($0.name, $0.schema) })))
+    }
+
+    /// `{"<command>": <state>, ...}` with every command.
+    public var commandsShape: Schema {
+        .named(
+            "\(name)Commands",
+            .object(Dictionary(uniqueKeysWithValues: commands.map { ($0.name, Self.commandState) }))
+        )
+    }
+
+    /// A PATCH body: any subset of the inputs.
+    public var patchShape: Schema {
+        .named("\(name)Patch", .object(Dictionary(uniqueKeysWithValues: inputs.map { ($0.name, $0.schema) }), required: []))
+    }
+
+    /// The whole snapshot: `path`, `version`, `active`, `inputs`, `outputs`, `commands`.
+    public var snapshotShape: Schema {
+        .named(
+            "\(name)Snapshot",
+            .object([
+                "path": .text,
+                "version": .integer(minimum: 1),
+                "active": .boolean,
+                "inputs": inputsShape,
+                "outputs": outputsShape,
+                "commands": commandsShape,
+            ])
+        )
+    }
+
+    /// A command's answer: the snapshot, and `navigate` when the command navigates.
+    public func resultShape(navigates: Bool) -> Schema {
+        guard navigates, case .named(_, .object(var members, let required)) = snapshotShape else { return snapshotShape }
+        members["navigate"] = .text
+        return .named("\(name)Navigation", .object(members, required: required))
+    }
+
+    /// One element of a parent's collection output: `id`, `path`, `inputs`, `outputs`, `commands`.
+    public var childShape: Schema {
+        .named(
+            "\(name)Child",
+            .object([
+                "id": .text,
+                "path": .text,
+                "inputs": inputsShape,
+                "outputs": outputsShape,
+                "commands": commandsShape,
+            ])
+        )
+    }
+}

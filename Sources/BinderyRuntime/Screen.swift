@@ -1,0 +1,20 @@
+/// A top-level screen of a session, registered once: its name (also its path), title, how to
+/// build its root view model, and the declaration that describes it and its child routes.
+public struct Screen: Sendable {
+    /// The screen's path and name, e.g. `form`.
+    public let name: String
+    /// A human title, e.g. "Login form".
+    public let title: String
+    /// The root view model's declaration, child routes included.
+    public let schema: ViewModelSchema
+    /// Builds a fresh root view model for one session.
+    public let makeRoot: @Sendable () -> any ViewModel
+
+    /// Registers a screen whose root is a `Root`.
+    public init<Root: ViewModel>(_ name: String, title: String, make: @escaping @Sendable () -> Root) {
+        self.name = name
+        self.title = title
+        self.schema = Root.declaration.schema
+        self.makeRoot = make
+    }
+}

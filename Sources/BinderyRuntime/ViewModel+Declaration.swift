@@ -1,0 +1,101 @@
+/// What Bindery does with a view model, derived from its declaration: snapshots, writes,
+/// commands and children.
+extension ViewModel {
+    /// The members every snapshot of the view model has: `inputs`, `outputs`, `commands`.
+    public var snapshotMembers: [String: JSONValue] {
+        let declaration = Self.declaration
+        var inputs: [String: JSONValue] = [:]
+        for input in declaration.inputs { inputs[input.name] = input.read(self) }
+        var outputs: [String: JSONValue] = [:]
+        for output in declaration.outputs { outputs[output.name] = output.render(self) }
+        var commands: [String: JSONValue] = [:]
+        for command in declaration.commands {
+            commands[command.name] = state(of: command).json(condition: command.enabled(self))
+        }
+        return ["inputs": .object(inputs), "outputs": .object(outputs), "commands": .object(commands)]
+    }
+
+    /// The view model's body as a child in a collection output: its id, path and snapshot members.
+    public func childJSON(id: String, path: String) -> JSONValue {
+        var members = snapshotMembers
+        members["id"] = .string(id)
+        members["path"] = .string(path)
+        return .object(members)
+    }
+
+    /// The value of the output `name` as the snapshot shows it.
+    public func output(_ name: String) -> JSONValue? {
+        Self.declaration.outputs.first { $0.name == name }?.render(self)
+    }
+
+    /// Checks a JSON merge patch of inputs and returns its assignment; all or nothing.
+    public func prepareWrite(_ patch: JSONValue) throws(ViewModelError) -> () -> Void {
+        guard let members = patch.objectValue else { throw .patchNotAnObject }
+        let inputs = Self.declaration.inputs
+        var assignments: [() -> Void] = []
+        for (name, value) in members.sorted(by: { $0.key < $1.key }) {
+            guard let input = inputs.first(where: { $0.name == name }) else { throw .unknownInput(name: name) }
+            assignments.append(try input.prepare(value, on: self))
+        }
+        return { assignments.forEach { $0() } }
+    }
+
+    /// Writes inputs from a JSON merge patch; all or nothing (for in-process callers and tests).
+    public func write(_ patch: JSONValue) throws(ViewModelError) {
+        try prepareWrite(patch)()
+    }
+
+    /// The live state of the command `name`, if the view model declares one.
+    public func command(named name: String) -> Command? {
+        Self.declaration.commands.first { $0.name == name }.map(state(of:))
+    }
+
+    /// Checks the argument and starts an execution of the command `name` on `isolation`.
+    ///
+    /// Throws without changing anything when the command is unknown, the argument is wrong, or
+    /// the command's condition or policy refuses it.
+    public func startCommand(
+        _ name: String, argument: JSONValue?, isolation: isolated (any Actor)? = #isolation
+    ) throws(ViewModelError) -> (Command, Command.Started) {
+        guard let declaration = Self.declaration.commands.first(where: { $0.name == name }) else {
+            throw .unknownCommand(name: name)
+        }
+        let work = try declaration.work(for: self, argument: argument)
+        let command = state(of: declaration)
+        return (command, try command.start(work, condition: declaration.enabled(self), isolation: isolation))
+    }
+
+    /// Executes the command `name` and waits for its end (for in-process callers and tests).
+    public func execute(
+        _ name: String, _ argument: JSONValue? = nil, isolation: isolated (any Actor)? = #isolation
+    ) async throws(ViewModelError) -> Command.Outcome {
+        switch try startCommand(name, argument: argument, isolation: isolation).1 {
+        case .finished(let outcome): return outcome
+        case .running(let task): return await task.value
+        }
+    }
+
+    /// The child view model at `path` below this one (e.g. `["items", "scenic-1"]`), if any.
+    ///
+    /// A parent creates its children (seed 001): the child for the next page comes from here.
+    public func child(at path: ArraySlice<String>) -> (any ViewModel)? {
+        guard path.count >= 2, let route = route(for: path) else { return nil }
+        guard let child = route.resolve(self, path[path.startIndex + 1]) else { return nil }
+        return path.count == 2 ? child : child.child(at: path.dropFirst(2))
+    }
+
+    /// Loads what the child at `path` needs before ``child(at:)`` can find it, so that a shared
+    /// URL such as `gallery/photos/3` works in a brand-new session.
+    public func prepareChild(at path: ArraySlice<String>) async {
+        guard let route = route(for: path) else { return }
+        await route.prepare(self)
+    }
+
+    private func route(for path: ArraySlice<String>) -> ChildRoute<Self>? {
+        Self.declaration.children.first { $0.schema.segment == path.first }
+    }
+
+    private func state(of declaration: CommandDeclaration<Self>) -> Command {
+        commandStates.state(declaration.name, policy: declaration.policy)
+    }
+}
