@@ -82,7 +82,15 @@ let package = Package(
         .testTarget(
             name: "BinderyHTTPTests", dependencies: ["BinderyHTTP", "BinderyTestSupport"], swiftSettings: strictSettings
         ),
-        .testTarget(name: "BinderyRuntimeTests", dependencies: ["BinderyRuntime"], swiftSettings: strictSettings),
+        // The exhaustive view-model tester: scripts of writes and commands, every change asserted.
+        .target(
+            name: "BinderyViewModelTesting", dependencies: ["BinderyRuntime"], path: "Tests/BinderyViewModelTesting",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "BinderyRuntimeTests", dependencies: ["BinderyRuntime", "BinderyViewModelTesting"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "BinderyUpstreamTests",
             dependencies: ["BinderyUpstream", .product(name: "Clocks", package: "swift-clocks")],
@@ -90,7 +98,10 @@ let package = Package(
         ),
         .testTarget(
             name: "BinderyFeaturesTests",
-            dependencies: ["BinderyFeatures", "BinderyUpstream", .product(name: "Clocks", package: "swift-clocks")],
+            dependencies: [
+                "BinderyFeatures", "BinderyUpstream", "BinderyViewModelTesting",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

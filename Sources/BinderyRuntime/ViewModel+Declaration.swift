@@ -65,13 +65,15 @@ extension ViewModel {
         return (command, try command.start(work, condition: declaration.enabled(self), isolation: isolation))
     }
 
-    /// Executes the command `name` and waits for its end (for in-process callers and tests).
+    /// Executes the command `name` and waits for its end (for in-process callers and tests);
+    /// cancelling the caller cancels the execution.
     public func execute(
         _ name: String, _ argument: JSONValue? = nil, isolation: isolated (any Actor)? = #isolation
     ) async throws(ViewModelError) -> Command.Outcome {
         switch try startCommand(name, argument: argument, isolation: isolation).1 {
         case .finished(let outcome): return outcome
-        case .running(let task): return await task.value
+        case .running(let task):
+            return await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
         }
     }
 
@@ -97,5 +99,16 @@ extension ViewModel {
 
     private func state(of declaration: CommandDeclaration<Self>) -> Command {
         commandStates.state(declaration.name, policy: declaration.policy)
+    }
+}
+
+extension ViewModel {
+    /// The current values of the inputs, as a snapshot shows them.
+    public var inputValues: [String: JSONValue] { snapshotMembers["inputs"]?.objectValue ?? [:] }
+    /// The current values of the outputs, as a snapshot shows them.
+    public var outputs: [String: JSONValue] { snapshotMembers["outputs"]?.objectValue ?? [:] }
+    /// Whether the command `name` may be executed now, as a snapshot shows it.
+    public func isEnabled(_ name: String) -> Bool {
+        snapshotMembers["commands"]?.objectValue?[name]?.objectValue?["enabled"] == true
     }
 }

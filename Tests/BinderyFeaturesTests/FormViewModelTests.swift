@@ -1,51 +1,90 @@
-import Foundation
 import BinderyFeatures
 import BinderyRuntime
+import BinderyViewModelTesting
+import Foundation
 import Testing
 
 @MainActor
 @Suite("Form view model (seed 000 Demo 2)")
 struct FormViewModelTests {
     /// The seed's `testVerifyPhone`: the view sends a phone, the view model writes one back,
-    /// and a short password is invalid.
+    /// and a short password is invalid. Every member that changes is asserted.
     @Test func testVerifyPhone() throws {
-        let model = FormViewModel()
-        let phone = try #require(model.inputs.first { $0.name == "phone" })
-        try phone.prepare("18612345678")()
-        #expect(model.phoneValid)
+        let form = ViewModelTester(FormViewModel())
 
-        model.phone = "13810001000"
-        #expect(phone.value == "13810001000")
-
-        model.password = "1234"
-        #expect(!model.passwordValid)
+        try form.write(["phone": "18612345678"]) {
+            $0.inputs["phone"] = "18612345678"
+            $0.outputs["output"] = "手机号:18612345678, 密码:"
+            $0.outputs["phoneValid"] = true
+            $0.outputs["phoneColor"] = "black"
+        }
+        form.model.phone = "13810001000"
+        try form.write([:]) {
+            $0.inputs["phone"] = "13810001000"
+            $0.outputs["output"] = "手机号:13810001000, 密码:"
+        }
+        try form.write(["password": "1234"]) {
+            $0.inputs["password"] = "1234"
+            $0.outputs["output"] = "手机号:13810001000, 密码:1234"
+        }
+        #expect(form.state.outputs["passwordValid"] == false)
+        form.finish()
     }
 
-    /// The seed's `testClearCommand`: with both fields valid, clear resets them.
-    @Test func testClearCommand() async throws {
-        let model = FormViewModel()
-        model.phone = "18612345678"
-        #expect(model.phone == "18612345678")
-        model.password = "passw0rd"
-        #expect(model.password == "passw0rd")
+    /// The seed's `testClearCommand`: with both fields valid, clear resets them, and is then
+    /// disabled again.
+    @Test func testClearCommand() throws {
+        let form = ViewModelTester(FormViewModel())
+        try form.write(["phone": "18612345678", "password": "passw0rd"]) {
+            $0.inputs = ["phone": "18612345678", "password": "passw0rd"]
+            $0.outputs["output"] = "手机号:18612345678, 密码:passw0rd"
+            $0.outputs["phoneValid"] = true
+            $0.outputs["phoneColor"] = "black"
+            $0.outputs["passwordValid"] = true
+            $0.outputs["passwordColor"] = "black"
+            $0.commands["clear"]?.enabled = true
+        }
 
-        let result = try await model.clear.execute()
+        let result = try form.execute("clear") {
+            $0.inputs = ["phone": "186", "password": ""]
+            $0.outputs["output"] = "手机号:186, 密码:"
+            $0.outputs["phoneValid"] = false
+            $0.outputs["phoneColor"] = "red"
+            $0.outputs["passwordValid"] = false
+            $0.outputs["passwordColor"] = "red"
+            $0.commands["clear"]?.enabled = false
+        }
 
-        #expect(try result.get() == .none)
-        #expect(model.phone == "186")
-        #expect(model.password == "")
+        #expect(try result?.get() == CommandResult.none)
+        form.refuse("clear", with: .commandDisabled(name: "clear"))
+        form.finish()
     }
 
     @Test func initialStateIsTheSeeds() {
-        let model = FormViewModel()
-        #expect(model.outputs == [
-            "output": "手机号:186, 密码:",
-            "phoneValid": false,
-            "passwordValid": false,
-            "phoneColor": "red",
-            "passwordColor": "red",
-        ])
-        #expect(!model.clear.isEnabled)
+        _ = ViewModelTester(FormViewModel()) { state in
+            #expect(state.inputs == ["phone": "186", "password": ""])
+            #expect(state.outputs == [
+                "output": "手机号:186, 密码:",
+                "phoneValid": false,
+                "passwordValid": false,
+                "phoneColor": "red",
+                "passwordColor": "red",
+            ])
+            #expect(state.commands["clear"] == .init(enabled: false, executing: false, error: nil, policy: "serial"))
+        }
+    }
+
+    @Test func badWritesAreRefusedByTheDeclarationAndChangeNothing() {
+        let form = ViewModelTester(FormViewModel())
+        form.refuseWrite(["phone": 42], with: .invalidInput(name: "phone", reason: "expected a string, got number"))
+        form.refuseWrite(
+            ["phone": .string(String(repeating: "1", count: 65))],
+            with: .invalidInput(name: "phone", reason: "longer than 64 characters")
+        )
+        form.refuseWrite(["password": "x", "nope": 1], with: .unknownInput(name: "nope"))
+        form.refuseWrite(["password"], with: .patchNotAnObject)
+        form.refuse("clear", ["x": 1], with: .invalidArgument(command: "clear", reason: "this command takes no argument"))
+        form.finish()
     }
 
     @Test(arguments: [
@@ -73,12 +112,12 @@ struct FormViewModelTests {
         model.phone = "18612345678"
         #expect(model.phoneColor == "black")
         #expect(model.passwordColor == "red")
-        #expect(!model.clear.isEnabled)
-        await #expect(throws: ViewModelError.commandDisabled(name: "clear")) { try await model.clear.execute() }
+        #expect(!model.isEnabled("clear"))
+        await #expect(throws: ViewModelError.commandDisabled(name: "clear")) { try await model.execute("clear") }
         #expect(model.phone == "18612345678")
         model.password = "12345678"
         #expect(model.passwordColor == "black")
-        #expect(model.clear.isEnabled)
+        #expect(model.isEnabled("clear"))
         #expect(model.output == "手机号:18612345678, 密码:12345678")
     }
 }

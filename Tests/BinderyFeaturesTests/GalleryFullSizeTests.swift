@@ -22,8 +22,8 @@ struct GalleryFullSizeTests {
         #expect(viewModel.outputs == [
             "initialPhotoIndex": 1337, "initialPhotoName": nil, "count": 0, "photo": nil,
         ])
-        #expect(!viewModel.previous.isEnabled)
-        #expect(!viewModel.next.isEnabled)
+        #expect(!viewModel.isEnabled("previous"))
+        #expect(!viewModel.isEnabled("next"))
     }
 
     @Test func shouldReturnNilForAnOutOfBoundsPhotoIndex() {
@@ -79,14 +79,14 @@ struct GalleryFullSizeTests {
         let middle = FullSizePhotoViewModel(photos: photos, initialIndex: 1, upstream: upstream)
         let last = FullSizePhotoViewModel(photos: photos, initialIndex: 2, upstream: upstream)
 
-        #expect(!first.previous.isEnabled)
-        #expect(first.next.isEnabled)
-        #expect(!last.next.isEnabled)
-        #expect(try await middle.previous.execute() == .success(CommandResult(navigate: "/gallery/photos/0")))
-        #expect(try await middle.next.execute() == .success(CommandResult(navigate: "/gallery/photos/2")))
-        await #expect(throws: ViewModelError.commandDisabled(name: "previous")) { try await first.previous.execute() }
-        await #expect(throws: ViewModelError.commandDisabled(name: "next")) { try await last.next.execute() }
-        #expect(middle.commands.map(\.name) == ["previous", "next"])
+        #expect(!first.isEnabled("previous"))
+        #expect(first.isEnabled("next"))
+        #expect(!last.isEnabled("next"))
+        #expect(try await middle.execute("previous") == .success(CommandResult(navigate: "/gallery/photos/0")))
+        #expect(try await middle.execute("next") == .success(CommandResult(navigate: "/gallery/photos/2")))
+        await #expect(throws: ViewModelError.commandDisabled(name: "previous")) { try await first.execute("previous") }
+        await #expect(throws: ViewModelError.commandDisabled(name: "next")) { try await last.execute("next") }
+        #expect(FullSizePhotoViewModel.declaration.commands.map(\.name) == ["previous", "next"])
     }
 
     @Test func watchingTheFullSizePageLoadsItsPhoto() async throws {

@@ -10,7 +10,7 @@ struct GalleryGraphTests {
     @Test func watchingImportsThenPagesLoadTheirPhotos() async throws {
         let (upstream, clock) = makeTestUpstream()
         let log = GalleryLogRecorder()
-        let graph = ViewModelGraph(roots: FeatureRoots(upstream: upstream, log: log.sink))
+        let graph = ViewModelGraph(screens: FeatureScreens.all(upstream: upstream, log: log.sink))
         let gallery = try await graph.watch("gallery", after: nil, send: { _ in }, end: {})
         await clock.waitForSleeps(1)
         #expect(try await graph.snapshot("gallery").output("loading") == true)
@@ -48,7 +48,7 @@ struct GalleryGraphTests {
 
     @Test func aSharedPhotoURLInANewSessionImportsTheGalleryFirst() async throws {
         let (upstream, clock) = makeTestUpstream()
-        let graph = ViewModelGraph(roots: FeatureRoots(upstream: upstream))
+        let graph = ViewModelGraph(screens: FeatureScreens.all(upstream: upstream))
         let opening = Task { try await graph.snapshot("gallery/photos/2") }
         await clock.waitForSleeps(1)
         await clock.advance(by: .seconds(1))
@@ -63,7 +63,7 @@ struct GalleryGraphTests {
 
     @Test func unwatchingAPageCancelsItsFetch() async throws {
         let (upstream, clock) = makeTestUpstream()
-        let graph = ViewModelGraph(roots: FeatureRoots(upstream: upstream))
+        let graph = ViewModelGraph(screens: FeatureScreens.all(upstream: upstream))
         let gallery = try await graph.watch("gallery", after: nil, send: { _ in }, end: {})
         await clock.waitForSleeps(1)
         await clock.advance(by: .seconds(1))

@@ -155,8 +155,8 @@ struct GalleryViewModelTests {
         let model = GalleryViewModel(upstream: upstream)
         await activate(model, on: clock)
 
-        #expect(try await model.select.execute(["index": 3]) == .success(CommandResult(navigate: "/gallery/photos/3")))
-        #expect(try await model.select.execute(["index": 3.0]) == .success(CommandResult(navigate: "/gallery/photos/3")))
+        #expect(try await model.execute("select", ["index": 3]) == .success(CommandResult(navigate: "/gallery/photos/3")))
+        #expect(try await model.execute("select", ["index": 3.0]) == .success(CommandResult(navigate: "/gallery/photos/3")))
     }
 
     @Test(arguments: [nil, JSONValue.null, [:], ["index": -1], ["index": 24], ["index": "3"], ["index": 1.5], 3])
@@ -166,7 +166,7 @@ struct GalleryViewModelTests {
         await activate(model, on: clock)
 
         do {
-            _ = try await model.select.execute(argument)
+            _ = try await model.execute("select", argument)
             Issue.record("select accepted \(String(describing: argument))")
         } catch {
             #expect(isInvalidArgument(error, command: "select"))
@@ -177,7 +177,7 @@ struct GalleryViewModelTests {
         let (upstream, _) = makeTestUpstream()
         let model = GalleryViewModel(upstream: upstream)
         await #expect(throws: ViewModelError.invalidArgument(command: "select", reason: "no photo has index 0 (there are 0)")) {
-            try await model.select.execute(["index": 0])
+            try await model.execute("select", ["index": 0])
         }
     }
 }

@@ -12,9 +12,9 @@ struct ListGraphTests {
     func loadedGraph() async throws -> (ViewModelGraph, CountingTestClock, [ScenicSpot]) {
         let (upstream, clock) = makeTestUpstream()
         let spots = try await upstream.peekTravel(clock)
-        let graph = ViewModelGraph(roots: FeatureRoots(upstream: upstream))
+        let graph = ViewModelGraph(screens: FeatureScreens.all(upstream: upstream))
         let started = clock.sleepsStarted
-        let outcome = try await graph.execute("list", command: "load", argument: nil)
+        let outcome = try await graph.execute("list", command: "load", argument: JSONValue?.none)
         guard case .running(let snapshot) = outcome else {
             Issue.record("load did not keep running: \(outcome)")
             return (graph, clock, spots)
@@ -29,15 +29,17 @@ struct ListGraphTests {
         return (graph, clock, spots)
     }
 
-    @Test func rootsNameTheThreeScreens() throws {
+    @Test func screensNameTheThreeScreens() throws {
         let (upstream, _) = makeTestUpstream()
-        let roots = FeatureRoots(upstream: upstream)
-        #expect(roots.names == ["form", "list", "gallery"])
-        #expect(FeatureRoots.screens.map(\.title) == ["Login form", "Points of interest", "Photo gallery"])
-        #expect(roots.makeRoot(named: "form") is FormViewModel)
-        #expect(roots.makeRoot(named: "list") is ListViewModel)
-        #expect(roots.makeRoot(named: "gallery") is GalleryViewModel)
-        #expect(roots.makeRoot(named: "nope") == nil)
+        let screens = FeatureScreens.all(upstream: upstream)
+        #expect(screens.map(\.name) == ["form", "list", "gallery"])
+        #expect(screens.map(\.title) == ["Login form", "Points of interest", "Photo gallery"])
+        #expect(screens[0].makeRoot() is FormViewModel)
+        #expect(screens[1].makeRoot() is ListViewModel)
+        #expect(screens[2].makeRoot() is GalleryViewModel)
+        #expect(screens.map(\.schema.name) == ["Form", "List", "Gallery"])
+        #expect(screens[1].schema.children.map(\.pattern) == ["items/{id}"])
+        #expect(screens[2].schema.children.map(\.pattern) == ["photos/{index}"])
     }
 
     @Test func patchingTheCityPushesNewFootersToWatchedCells() async throws {
@@ -88,8 +90,8 @@ struct ListGraphTests {
 
     @Test func aFailedLoadShowsTheErrorInTheSnapshot() async throws {
         let (upstream, clock) = makeTestUpstream([.travel: EndpointSettings(failureRate: 1)])
-        let graph = ViewModelGraph(roots: FeatureRoots(upstream: upstream))
-        _ = try await graph.execute("list", command: "load", argument: nil)
+        let graph = ViewModelGraph(screens: FeatureScreens.all(upstream: upstream))
+        _ = try await graph.execute("list", command: "load", argument: JSONValue?.none)
         await clock.waitForSleeps(2)
         await clock.advance(by: .seconds(1))
         await settle { (try? await graph.snapshot("list").output("error")) != .null }
@@ -98,7 +100,7 @@ struct ListGraphTests {
         let failure: JSONValue = ["message": "Bad Network", "code": 500, "origin": "upstream"]
         #expect(snapshot?["outputs"]?.objectValue?["error"] == failure)
         #expect(snapshot?["outputs"]?.objectValue?["items"] == [])
-        #expect(snapshot?["commands"]?.objectValue?["load"] == ["enabled": true, "executing": false, "error": failure])
+        #expect(snapshot?["commands"]?.objectValue?["load"] == ["enabled": true, "executing": false, "error": failure, "policy": "serial"])
         await graph.close()
     }
 }

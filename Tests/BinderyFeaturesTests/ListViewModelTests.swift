@@ -11,7 +11,7 @@ struct ListViewModelTests {
         _ model: ListViewModel, on clock: CountingTestClock, calls: Int = 2
     ) async throws -> Result<CommandResult, ExecutionFailure> {
         let started = clock.sleepsStarted
-        let run = Task { try await model.load.execute() }
+        let run = Task { try await model.execute("load") }
         await clock.waitForSleeps(started + calls)
         await clock.advance(by: .seconds(1))
         return try await run.value
@@ -26,7 +26,7 @@ struct ListViewModelTests {
         #expect(model.outputs["error"] == .null)
         let cities = try #require(model.outputs["cities"])
         #expect(cities == .array(upstream.cities.map { ["id": .int($0.id), "name": .string($0.name)] }))
-        #expect(model.load.isEnabled)
+        #expect(model.isEnabled("load"))
     }
 
     @Test func loadShowsScenicCellsThenHotelCells() async throws {
@@ -41,7 +41,7 @@ struct ListViewModelTests {
         #expect(model.cells.map(\.id) == spots.map { "scenic-\($0.id)" } + hotels.map { "hotel-\($0.id)" })
         #expect(model.cells.prefix(spots.count).allSatisfy { $0.kind == .scenic })
         #expect(model.outputs["error"] == .null)
-        #expect(!model.load.isExecuting)
+        #expect(model.command(named: "load")?.isExecuting == false)
     }
 
     @Test func itemsAreChildSnapshotsWithStableIDsAndPaths() async throws {
@@ -88,10 +88,9 @@ struct ListViewModelTests {
         #expect(beijing.rightFooter == beijing.scenic.areaName)
         #expect(elsewhere.rightFooter == elsewhere.scenic.cityName)
 
-        let input = try #require(model.inputs.first { $0.name == "currentCityId" })
-        try input.prepare(.int(elsewhere.scenic.cityId))()
+        try model.write(["currentCityId": .int(elsewhere.scenic.cityId)])
 
-        #expect(input.value == .int(elsewhere.scenic.cityId))
+        #expect(model.inputValues["currentCityId"] == .int(elsewhere.scenic.cityId))
         #expect(beijing.rightFooter == beijing.scenic.cityName)
         #expect(elsewhere.rightFooter == elsewhere.scenic.areaName)
         #expect(scenic.allSatisfy { $0.rightFooter == ($0.scenic.cityId == elsewhere.scenic.cityId ? $0.scenic.areaName : $0.scenic.cityName) })
@@ -101,12 +100,11 @@ struct ListViewModelTests {
         let (upstream, _) = makeTestUpstream()
         let model = ListViewModel(upstream: upstream)
         let before = model.currentCityId
-        let input = try #require(model.inputs.first { $0.name == "currentCityId" })
         #expect(throws: ViewModelError.invalidInput(name: "currentCityId", reason: "no city has id 999999")) {
-            try input.prepare(999_999)
+            try model.write(["currentCityId": 999_999])
         }
         #expect(throws: ViewModelError.invalidInput(name: "currentCityId", reason: "expected an integer, got string")) {
-            try input.prepare("1")
+            try model.write(["currentCityId": "1"])
         }
         #expect(model.currentCityId == before)
     }
@@ -125,7 +123,7 @@ struct ListViewModelTests {
         #expect(model.cells.isEmpty)
         #expect(model.outputs["items"] == [])
         #expect(model.outputs["error"] == expected.json)
-        #expect(model.load.lastError == expected)
+        #expect(model.command(named: "load")?.lastError == expected)
         #expect(model.child(at: ["items", "scenic-s1001"]) == nil)
     }
 
@@ -150,7 +148,7 @@ struct ListViewModelTests {
 
         #expect(try result.get() == .none)
         #expect(model.error == nil)
-        #expect(model.load.lastError == nil)
+        #expect(model.command(named: "load")?.lastError == nil)
         #expect(!model.cells.isEmpty)
     }
 
@@ -171,16 +169,16 @@ struct ListViewModelTests {
         let model = ListViewModel(upstream: upstream)
         let start = clock.now
 
-        let run = Task { try await model.load.execute() }
+        let run = Task { try await model.execute("load") }
         await clock.waitForSleeps(2)
-        #expect(model.load.isExecuting)
+        #expect(model.command(named: "load")?.isExecuting == true)
         await clock.advance(by: .milliseconds(999))
         await yieldToOtherTasks(rounds: 20)
-        #expect(model.load.isExecuting)
+        #expect(model.command(named: "load")?.isExecuting == true)
         #expect(model.cells.isEmpty)
 
         await clock.advance(by: .milliseconds(1))
-        await settle { !model.load.isExecuting }
+        await settle { model.command(named: "load")?.isExecuting == false }
 
         #expect(start.duration(to: clock.now) == .seconds(1))
         #expect(!model.cells.isEmpty)
@@ -190,18 +188,18 @@ struct ListViewModelTests {
     @Test func aSecondLoadWhileOneRunsIsRefused() async throws {
         let (upstream, clock) = makeTestUpstream()
         let model = ListViewModel(upstream: upstream)
-        let run = Task { try await model.load.execute() }
+        let run = Task { try await model.execute("load") }
         await clock.waitForSleeps(2)
-        #expect(!model.load.isEnabled)
+        #expect(!model.isEnabled("load"))
 
         await #expect(throws: ViewModelError.commandExecuting(name: "load")) {
-            try await model.load.execute()
+            try await model.execute("load")
         }
 
         await clock.advance(by: .seconds(1))
         #expect(try await run.value == .success(.none))
         #expect(clock.sleepsStarted == 2)
-        #expect(model.load.isEnabled)
+        #expect(model.isEnabled("load"))
     }
 
     @Test func cancellingTheLoadKeepsTheItemsAndShowsNoError() async throws {
@@ -210,15 +208,15 @@ struct ListViewModelTests {
         _ = try await runLoad(model, on: clock)
         let cells = model.cells.map(\.id)
 
-        let run = Task { try await model.load.execute() }
+        let run = Task { try await model.execute("load") }
         await clock.waitForSleeps(4)
         run.cancel()
         let result = try await run.value
 
-        #expect(result == .failure(ExecutionFailure(message: "Cancelled", code: 499, origin: .upstream)))
+        #expect(result == .failure(.cancelled))
         #expect(model.cells.map(\.id) == cells)
         #expect(model.error == nil)
-        #expect(!model.load.isExecuting)
+        #expect(model.command(named: "load")?.isExecuting == false)
         try await clock.base.checkSuspension()
     }
 
@@ -229,8 +227,8 @@ struct ListViewModelTests {
         let scenic = try #require(model.cells.first { $0.kind == .scenic })
         let hotel = try #require(model.cells.first { $0.kind == .hotel })
 
-        let scenicResult = try await model.select.execute(["id": .string(scenic.id)])
-        let hotelResult = try await model.select.execute(["id": .string(hotel.id)])
+        let scenicResult = try await model.execute("select", ["id": .string(scenic.id)])
+        let hotelResult = try await model.execute("select", ["id": .string(hotel.id)])
 
         #expect(scenicResult == .success(CommandResult(navigate: "/list/items/\(scenic.id)")))
         #expect(hotelResult == .success(CommandResult(navigate: "/list/items/\(hotel.id)")))
@@ -243,20 +241,20 @@ struct ListViewModelTests {
         _ = try await runLoad(model, on: clock)
 
         do {
-            _ = try await model.select.execute(argument)
+            _ = try await model.execute("select", argument)
             Issue.record("select accepted \(String(describing: argument))")
         } catch {
             #expect(isInvalidArgument(error, command: "select"))
         }
-        #expect(model.select.lastError == nil)
-        #expect(!model.select.isExecuting)
+        #expect(model.command(named: "select")?.lastError == nil)
+        #expect(model.command(named: "select")?.isExecuting == false)
     }
 
     @Test func selectBeforeAnyLoadIsRefused() async {
         let (upstream, _) = makeTestUpstream()
         let model = ListViewModel(upstream: upstream)
         await #expect(throws: ViewModelError.invalidArgument(command: "select", reason: "no item has id \"scenic-s1001\"")) {
-            try await model.select.execute(["id": "scenic-s1001"])
+            try await model.execute("select", ["id": "scenic-s1001"])
         }
     }
 }

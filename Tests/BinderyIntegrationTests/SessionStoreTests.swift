@@ -12,13 +12,9 @@ struct SessionStoreTests {
         func advance(_ duration: Duration) { instant.withLock { $0 += duration } }
     }
 
-    struct NoRoots: ViewModelRoots {
-        var names: [String] { [] }
-        func makeRoot(named name: String) -> (any ViewModel)? { nil }
-    }
 
     @Test func tokensAre128RandomBitsAndUnknownTokensAreNotAdopted() {
-        let store = SessionStore(limits: SessionLimits(), roots: NoRoots())
+        let store = SessionStore(limits: SessionLimits(), screens: [])
         let tokens = (0..<100).map { _ in store.create().token }
         #expect(Set(tokens).count == 100)
         #expect(tokens.allSatisfy { $0.count == 32 && $0.allSatisfy(\.isHexDigit) })
@@ -29,7 +25,7 @@ struct SessionStoreTests {
 
     @Test func idleSessionsExpireAndUseKeepsThemAlive() {
         let now = ManualNow()
-        let store = SessionStore(limits: SessionLimits(idleTimeout: .seconds(60)), roots: NoRoots(), now: now.read)
+        let store = SessionStore(limits: SessionLimits(idleTimeout: .seconds(60)), screens: [], now: now.read)
         let kept = store.create()
         let idle = store.create()
         now.advance(.seconds(45))
@@ -44,7 +40,7 @@ struct SessionStoreTests {
 
     @Test func theLeastRecentlyUsedSessionIsEvictedWhenFull() {
         let now = ManualNow()
-        let store = SessionStore(limits: SessionLimits(maxSessions: 2), roots: NoRoots(), now: now.read)
+        let store = SessionStore(limits: SessionLimits(maxSessions: 2), screens: [], now: now.read)
         let first = store.create()
         now.advance(.seconds(1))
         let second = store.create()

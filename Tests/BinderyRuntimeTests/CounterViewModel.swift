@@ -1,8 +1,9 @@
 import BinderyRuntime
 import Observation
 
-/// A small view model for runtime tests: a name input, a count output, commands whose
-/// deferred work waits on a gate the test opens, and activation work that records itself.
+/// A small view model for runtime tests: a name input, a count output, one command per
+/// concurrency policy whose deferred work waits on a gate the test opens, and activation work
+/// that records itself.
 @Observable
 final class CounterViewModel: ViewModel {
     var name = "start"
@@ -10,33 +11,52 @@ final class CounterViewModel: ViewModel {
     var limit = 3
     var activations = 0
     var activeWorkCancelled = false
+    /// What `latest` and `enqueue` executions wrote, in the order they finished.
+    var written: [Int] = []
     @ObservationIgnored let gate = Gate()
+    let commandStates = CommandStates()
 
-    @ObservationIgnored lazy var increment = Command(
-        "increment", enabled: { [unowned self] in count < limit },
-        immediate: { [unowned self] in
-            count += 1
-            return CommandResult(navigate: "/counter/\(count)")
+    static let declaration = ViewModelDeclaration<CounterViewModel>(
+        "Counter",
+        summary: "A counter for runtime tests.",
+        inputs: [.string("name", \.name, maxLength: 16), .integer("limit", \.limit, in: 0...10)],
+        outputs: [
+            .integer("count") { $0.count },
+            .string("greeting") { "hello \($0.name)" },
+            .init("written", schema: .array(.int)) { .array($0.written.map(JSONValue.int)) },
+        ],
+        commands: [
+            .immediate("increment", summary: "Adds one.", navigates: true, enabled: { $0.count < $0.limit }) { model, _ in
+                model.count += 1
+                return CommandResult(navigate: "/counter/\(model.count)")
+            },
+            .deferred("slowIncrement", summary: "Adds one once the gate opens.") { model, _ in
+                {
+                    try await model.gate.wait()
+                    model.count += 1
+                    return .none
+                }
+            },
+            .deferred("fail", summary: "Fails like the upstream.") { _, _ in
+                { throw ExecutionFailure(message: "Bad Network", code: 500, origin: .upstream) }
+            },
+            write("together", policy: .concurrent),
+            write("latest", policy: .cancelPrevious),
+            write("enqueue", policy: .queue(limit: 2)),
+        ]
+    )
+
+    /// A deferred command taking `{"value": n}` that appends `n` to `written` once the gate opens.
+    private static func write(_ name: String, policy: CommandPolicy) -> CommandDeclaration<CounterViewModel> {
+        .deferred(name, summary: "Writes a value.", argument: .object(["value": .int]), policy: policy) { model, argument in
+            let value = argument?.objectValue?["value"]?.intValue ?? 0
+            return {
+                try await model.gate.wait()
+                model.written.append(value)
+                return .none
+            }
         }
-    )
-
-    @ObservationIgnored lazy var slowIncrement = Command(
-        "slowIncrement",
-        deferred: { [unowned self] in
-            try await gate.wait()
-            count += 1
-            return .none
-        }
-    )
-
-    @ObservationIgnored lazy var fail = Command(
-        "fail",
-        immediate: { throw ExecutionFailure(message: "Bad Network", code: 500, origin: .upstream) }
-    )
-
-    var inputs: [Input] { [.string("name", of: self, \.name), .integer("limit", of: self, \.limit, in: 0...10)] }
-    var outputs: [String: JSONValue] { ["count": .int(count), "greeting": .string("hello \(name)")] }
-    var commands: [Command] { [increment, slowIncrement, fail] }
+    }
 
     func whileActive() async {
         activations += 1
@@ -48,8 +68,5 @@ final class CounterViewModel: ViewModel {
     }
 }
 
-/// The root of the test graph: one `counter` screen.
-struct CounterRoots: ViewModelRoots {
-    var names: [String] { ["counter"] }
-    func makeRoot(named name: String) -> (any ViewModel)? { name == "counter" ? CounterViewModel() : nil }
-}
+/// The test graph's one screen: `counter`.
+let counterScreens = [Screen("counter", title: "Counter") { CounterViewModel() }]

@@ -4,13 +4,12 @@ import Testing
 
 @Suite("View-model graph: versions, writes, watches")
 struct ViewModelGraphTests {
-    let graph = ViewModelGraph(roots: CounterRoots())
+    let graph = ViewModelGraph(screens: counterScreens)
 
     @Test func firstSnapshotIsVersionOneAndIsCachedOnTheBoard() async throws {
         let first = try await graph.snapshot("counter")
         #expect(first.version == 1)
         #expect(first.output("greeting") == "hello start")
-        #expect(first.etag == "\"1\"")
         #expect(graph.board.snapshot(at: "counter") == first)
         let again = try await graph.snapshot("counter")
         #expect(again == first)
@@ -33,7 +32,7 @@ struct ViewModelGraphTests {
         await #expect(throws: ViewModelError.invalidInput(name: "name", reason: "expected a string, got number")) {
             try await graph.write("counter", patch: ["name": 5])
         }
-        await #expect(throws: ViewModelError.invalidInput(name: "limit", reason: "must be in 0...10")) {
+        await #expect(throws: ViewModelError.invalidInput(name: "limit", reason: "must be at most 10")) {
             try await graph.write("counter", patch: ["name": "y", "limit": 11])
         }
         await #expect(throws: ViewModelError.patchNotAnObject) {
@@ -44,9 +43,9 @@ struct ViewModelGraphTests {
 
     @Test func ifMatchRefusesAStaleVersion() async throws {
         _ = try await graph.snapshot("counter")
-        _ = try await graph.write("counter", patch: ["name": "a"], ifMatch: "\"1\"")
-        await #expect(throws: ViewModelError.versionMismatch(expected: "\"1\"", current: 2)) {
-            try await graph.write("counter", patch: ["name": "b"], ifMatch: "\"1\"")
+        _ = try await graph.write("counter", patch: ["name": "a"], ifVersion: [1])
+        await #expect(throws: ViewModelError.versionMismatch(current: 2)) {
+            try await graph.write("counter", patch: ["name": "b"], ifVersion: [1, 3])
         }
         #expect(try await graph.snapshot("counter").output("greeting") == "hello a")
     }

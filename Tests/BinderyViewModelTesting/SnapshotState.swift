@@ -1,0 +1,60 @@
+import BinderyRuntime
+
+/// A view model's snapshot members as a test edits them: inputs, outputs and commands.
+public struct SnapshotState: Equatable, Sendable {
+    /// The inputs by name.
+    public var inputs: [String: JSONValue]
+    /// The outputs by name.
+    public var outputs: [String: JSONValue]
+    /// Each command's state by name.
+    public var commands: [String: CommandState]
+
+    /// One command's state: `enabled`, `executing`, `error`, `policy`.
+    public struct CommandState: Equatable, Sendable {
+        /// Whether the command may be executed now.
+        public var enabled: Bool
+        /// Whether an execution runs or waits.
+        public var executing: Bool
+        /// The last execution's failure, as JSON (`null` when none).
+        public var error: JSONValue
+        /// The concurrency policy's name.
+        public var policy: String
+
+        /// Creates a command state.
+        public init(enabled: Bool, executing: Bool, error: JSONValue, policy: String) {
+            self.enabled = enabled
+            self.executing = executing
+            self.error = error
+            self.policy = policy
+        }
+    }
+
+    /// Reads the members of a snapshot.
+    init(_ members: [String: JSONValue]) {
+        inputs = members["inputs"]?.objectValue ?? [:]
+        outputs = members["outputs"]?.objectValue ?? [:]
+        commands = (members["commands"]?.objectValue ?? [:]).mapValues { value in
+            let fields = value.objectValue ?? [:]
+            return CommandState(
+                enabled: fields["enabled"] == true, executing: fields["executing"] == true,
+                error: fields["error"] ?? .null, policy: fields["policy"]?.stringValue ?? ""
+            )
+        }
+    }
+
+    /// One line per member that differs: `outputs.phoneValid: expected true, got false`.
+    func differences(from actual: SnapshotState) -> [String] {
+        Self.compare("inputs", inputs, actual.inputs) + Self.compare("outputs", outputs, actual.outputs)
+            + Self.compare("commands", commands, actual.commands)
+    }
+
+    private static func compare<Value: Equatable>(
+        _ group: String, _ expected: [String: Value], _ actual: [String: Value]
+    ) -> [String] {
+        Set(expected.keys).union(actual.keys).sorted().compactMap { name in
+            let want = expected[name], got = actual[name]
+            guard want != got else { return nil }
+            return "\(group).\(name): expected \(want.map { "\($0)" } ?? "nothing"), got \(got.map { "\($0)" } ?? "nothing")"
+        }
+    }
+}

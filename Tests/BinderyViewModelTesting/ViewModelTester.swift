@@ -1,0 +1,136 @@
+import BinderyRuntime
+import Testing
+
+/// Drives one view model through a script of writes and commands and asserts, after every
+/// step, exactly how its snapshot changed (in the spirit of TCA's `TestStore`).
+///
+/// Each step takes a closure that edits the previous snapshot into the expected one; the step
+/// fails when the real snapshot differs in any member, asserted or not, so a test cannot miss a
+/// change. Every snapshot is also checked against the view model's declared schemas.
+/// ``finish()`` fails while an execution still runs. Time moves only when the test advances
+/// its own clock; ``settle(_:sourceLocation:)`` then lets the work run and asserts the result.
+@MainActor
+public final class ViewModelTester<Model: ViewModel> {
+    /// The view model under test.
+    public let model: Model
+    /// The snapshot as the test last asserted it.
+    public private(set) var state: SnapshotState
+    private var running: [Task<Command.Outcome, Never>] = []
+
+    /// Starts testing `model`; its first snapshot is the state later steps change.
+    ///
+    /// `initial` asserts that first snapshot exactly.
+    public init(
+        _ model: Model, sourceLocation: SourceLocation = #_sourceLocation,
+        initial: ((SnapshotState) -> Void)? = nil
+    ) {
+        self.model = model
+        state = SnapshotState(model.snapshotMembers)
+        Self.checkSchemas(of: model, sourceLocation: sourceLocation)
+        initial?(state)
+    }
+
+    /// Writes inputs (a JSON merge patch) and asserts the change `update` describes.
+    public func write(
+        _ patch: JSONValue, sourceLocation: SourceLocation = #_sourceLocation, _ update: (inout SnapshotState) -> Void
+    ) throws {
+        try model.write(patch)
+        assertChange(update, sourceLocation: sourceLocation)
+    }
+
+    /// A write the view model refuses with `error`; asserts that nothing changed.
+    public func refuseWrite(
+        _ patch: JSONValue, with error: ViewModelError, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(throws: error, sourceLocation: sourceLocation) { try self.model.write(patch) }
+        assertChange({ _ in }, sourceLocation: sourceLocation)
+    }
+
+    /// Executes a command and asserts the change `update` describes, right after the start:
+    /// the whole effect of an immediate command, `executing: true` of a deferred one.
+    ///
+    /// Returns an immediate command's outcome; nil for deferred work, which goes on running
+    /// until the test lets it finish (``settle(_:sourceLocation:)``).
+    @discardableResult
+    public func execute(
+        _ name: String, _ argument: JSONValue? = nil, sourceLocation: SourceLocation = #_sourceLocation,
+        _ update: (inout SnapshotState) -> Void
+    ) throws -> Command.Outcome? {
+        let (_, started) = try model.startCommand(name, argument: argument)
+        assertChange(update, sourceLocation: sourceLocation)
+        switch started {
+        case .finished(let outcome): return outcome
+        case .running(let task):
+            running.append(task)
+            return nil
+        }
+    }
+
+    /// A command the view model refuses with `error`; asserts that nothing changed.
+    public func refuse(
+        _ name: String, _ argument: JSONValue? = nil, with error: ViewModelError,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(throws: error, sourceLocation: sourceLocation) {
+            _ = try self.model.startCommand(name, argument: argument)
+        }
+        assertChange({ _ in }, sourceLocation: sourceLocation)
+    }
+
+    /// Cancels a command's running executions, waits until their work has stopped, and asserts
+    /// the change `update` describes.
+    public func cancel(
+        _ name: String, sourceLocation: SourceLocation = #_sourceLocation, _ update: (inout SnapshotState) -> Void
+    ) async {
+        let stopping = model.command(named: name)?.cancelAll() ?? []
+        #expect(!stopping.isEmpty, "nothing of '\(name)' was running", sourceLocation: sourceLocation)
+        for task in stopping { _ = await task.value }
+        assertChange(update, sourceLocation: sourceLocation)
+    }
+
+    /// Lets the view model's pending work run (after the test advanced its clock) until nothing
+    /// more happens, then asserts the change `update` describes. Never sleeps in real time.
+    public func settle(sourceLocation: SourceLocation = #_sourceLocation, _ update: (inout SnapshotState) -> Void) async {
+        var quiet = 0
+        var last = model.snapshotMembers
+        for _ in 0..<500 where quiet < 20 {
+            await Task.detached(priority: .background) { await Task.yield() }.value
+            await Task.yield()
+            let now = model.snapshotMembers
+            quiet = now == last ? quiet + 1 : 0
+            last = now
+        }
+        running.removeAll { task in task.isCancelled }
+        assertChange(update, sourceLocation: sourceLocation)
+    }
+
+    /// Ends the script: fails when an execution still runs or the snapshot changed unasserted.
+    public func finish(sourceLocation: SourceLocation = #_sourceLocation) {
+        let busy = Model.declaration.commands.map(\.name).filter { model.command(named: $0)?.isExecuting == true }
+        #expect(busy.isEmpty, "still executing at the end: \(busy)", sourceLocation: sourceLocation)
+        assertChange({ _ in }, sourceLocation: sourceLocation)
+    }
+
+    private func assertChange(_ update: (inout SnapshotState) -> Void, sourceLocation: SourceLocation) {
+        var expected = state
+        update(&expected)
+        let actual = SnapshotState(model.snapshotMembers)
+        let differences = expected.differences(from: actual)
+        #expect(
+            differences.isEmpty,
+            "snapshot differs from the expected one:\n\(differences.joined(separator: "\n"))",
+            sourceLocation: sourceLocation
+        )
+        Self.checkSchemas(of: model, sourceLocation: sourceLocation)
+        state = actual
+    }
+
+    private static func checkSchemas(of model: Model, sourceLocation: SourceLocation) {
+        let schema = model.schema
+        let members = model.snapshotMembers
+        for (shape, member) in [(schema.inputsShape, "inputs"), (schema.outputsShape, "outputs"), (schema.commandsShape, "commands")] {
+            let violation = shape.violation(by: members[member] ?? .null)
+            #expect(violation == nil, "\(member) do not match the declaration: \(violation ?? "")", sourceLocation: sourceLocation)
+        }
+    }
+}
