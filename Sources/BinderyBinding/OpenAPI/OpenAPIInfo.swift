@@ -30,7 +30,7 @@ enum OpenAPIInfo {
     /// One tag per screen (its operations and its child routes'), then the fixed groups.
     static func tags(for screens: [Screen], servesClient: Bool) -> JSONValue {
         var tags: [JSONValue] = [["name": "sessions"], ["name": "views", "description": "The screen catalogue."]]
-        tags += screens.map { ["name": .string($0.name), "description": .string("\($0.title): \($0.schema.summary)")] }
+        tags += screens.map { ["name": .string($0.name), "description": .string($0.schema.summary)] }
         tags.append(["name": "upstream", "description": "The built-in fake upstream."])
         tags.append(["name": "operations"])
         if servesClient {
