@@ -64,7 +64,6 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            resources: [.copy("Resources/openapi.json")],
             swiftSettings: strictSettings
         ),
         // The `bindery` command.

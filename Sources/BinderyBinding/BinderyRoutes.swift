@@ -20,7 +20,8 @@ struct BinderyRoutes {
         router.add(.post, "/api/sessions", SessionRoutes(store: sessions))
         router.add(.get, "/api/views", ScreenCatalog(screens: screens))
         let views = ViewRoutes(
-            sessions: resolver, streams: streams, metrics: metrics, defaultLongPollWait: configuration.longPollWait
+            sessions: resolver, schemas: ViewSchemaIndex(screens: screens), streams: streams, metrics: metrics,
+            defaultLongPollWait: configuration.longPollWait
         )
         // Views decide their own Allow: a snapshot, its events and its commands differ.
         for method in [.get, .patch, .post, .put, .delete, .options] as [HTTPRequest.Method] {
@@ -34,7 +35,7 @@ struct BinderyRoutes {
         router.add(.get, "/upstream/images/{name}", UpstreamImageRoutes(upstream: upstream))
         let health = HealthRoutes(ready: ready)
         router.add(.get, "/metrics", MetricsRoute(metrics: metrics, sessions: sessions, streams: streams))
-        router.add(.get, "/openapi.json", OpenAPIRoute())
+        router.add(.get, "/openapi.json", OpenAPIRoute(document: OpenAPIDocument(screens: screens, configuration: configuration)))
         router.add(.get, "/healthz", health)
         router.add(.get, "/readyz", health)
         if let directory = configuration.publicDirectory {

@@ -1,3 +1,4 @@
+import BinderyRuntime
 import HTTPTypes
 
 /// What a URL under `/api/views/` addresses: a view model, its events, or one of its commands.
@@ -36,10 +37,18 @@ enum ViewAddress: Equatable {
         }
     }
 
-    /// The methods this address answers, for `Allow`.
-    var allowedMethods: [HTTPRequest.Method] {
+    /// The view model's path.
+    var path: String {
         switch self {
-        case .snapshot: [.get, .head, .patch]
+        case .snapshot(let path), .events(let path), .command(let path, _), .cancel(let path, _): path
+        }
+    }
+
+    /// The methods this address answers, for `Allow`: a snapshot takes PATCH only when its view
+    /// model has inputs (`schema`, when the path matches a declared route).
+    func allowedMethods(of schema: ViewModelSchema?) -> [HTTPRequest.Method] {
+        switch self {
+        case .snapshot: schema.map { $0.inputs.isEmpty } == true ? [.get, .head] : [.get, .head, .patch]
         case .events: [.get]
         case .command, .cancel: [.post]
         }

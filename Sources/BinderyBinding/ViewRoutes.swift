@@ -5,6 +5,8 @@ import HTTPTypes
 /// Serves `/api/views/{path}`: snapshots, input writes, commands, event streams and long-polls.
 struct ViewRoutes: HTTPResponder {
     let sessions: SessionResolver
+    /// The declarations, which decide the methods each address allows.
+    let schemas: ViewSchemaIndex
     let streams: EventStreams
     let metrics: BinderyMetrics
     /// The longest a long-poll waits when the client does not say (`Prefer: wait=N` overrides).
@@ -24,11 +26,12 @@ struct ViewRoutes: HTTPResponder {
         guard let address = address(of: request) else {
             throw Problem(status: .notFound, detail: "No resource at \(request.path).")
         }
-        let allow = address.allowedMethods.map(\.rawValue).joined(separator: ", ")
+        let allowed = address.allowedMethods(of: schemas.schema(at: address.path))
+        let allow = allowed.map(\.rawValue).joined(separator: ", ")
         if request.method == .options {
             return Response(status: .noContent, headers: [.allow: allow])
         }
-        guard address.allowedMethods.contains(request.method) else {
+        guard allowed.contains(request.method) else {
             throw Problem(
                 status: .methodNotAllowed, detail: "\(request.method.rawValue) is not allowed here; use \(allow).",
                 headers: [.allow: allow]

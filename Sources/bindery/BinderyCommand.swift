@@ -1,41 +1,19 @@
 import ArgumentParser
-import BinderyBinding
-import BinderyHTTP
-import BinderyUpstream
-import Foundation
-import Logging
 
-/// `bindery`: serves MVVM view models over HTTP.
+/// `bindery`: serves MVVM view models over HTTP (`serve`, the default) or prints the OpenAPI
+/// document of what it would serve (`openapi`).
 @main
 struct BinderyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bindery",
         abstract: "Serve MVVM view models over HTTP: snapshots, PATCHed inputs, POSTed commands, pushed events.",
         discussion: """
-            Every option can also be set with an environment variable named after it: BINDERY_ \
-            followed by the option in upper case with dashes as underscores (e.g. BINDERY_PORT=9000). \
-            A flag on the command line wins over the environment.
-            """
+            Without a subcommand, bindery serves (`bindery --port 9000` is `bindery serve --port 9000`); \
+            `bindery serve --help` lists every option. Every option can also be set with an environment variable \
+            named after it: BINDERY_ followed by the option in upper case with dashes as underscores \
+            (e.g. BINDERY_PORT=9000). A flag on the command line wins over the environment.
+            """,
+        subcommands: [ServeCommand.self, OpenAPICommand.self],
+        defaultSubcommand: ServeCommand.self
     )
-
-    @OptionGroup var options: ServeOptions
-
-    func run() async throws {
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardOutput(label: label)
-            handler.logLevel = options.logLevel.level
-            return handler
-        }
-        let logger = Logger(label: "bindery")
-        let application = BinderyApplication(configuration: try options.configuration(), logger: logger)
-        do {
-            try application.start()
-        } catch {
-            logger.critical("Cannot start: \(error)")
-            throw ExitCode.failure
-        }
-        let signal = await TerminationSignal.next()
-        logger.info("Received \(signal), shutting down")
-        await application.shutdown()
-    }
 }

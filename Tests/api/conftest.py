@@ -20,8 +20,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-OPENAPI_PATH = REPO / "Sources" / "BinderyBinding" / "Resources" / "openapi.json"
-ROUTES_PATH = REPO / "Sources" / "BinderyBinding" / "BinderyRoutes.swift"
+OPENAPI_COPY = REPO / "docs" / "openapi.json"
 DOCKERFILE = REPO / "docker" / "Dockerfile"
 README = REPO / "README.md"
 
@@ -91,6 +90,7 @@ def server():
 
 
 @pytest.fixture(scope="session")
-def openapi_document() -> dict:
-    with OPENAPI_PATH.open(encoding="utf-8") as f:
-        return json.load(f)
+def openapi_document(server) -> dict:
+    """The document the server generates and serves at /openapi.json."""
+    with urllib.request.urlopen(f"{server}/openapi.json", timeout=10) as response:
+        return json.load(response)

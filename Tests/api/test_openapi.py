@@ -1,8 +1,10 @@
-"""The OpenAPI document: valid, served as-is, and describing every route, view model and command.
+"""The OpenAPI document: generated from the declarations, valid, and true to the live server.
 
-Adding a route to BinderyRoutes.swift, a screen, a child view model or a command without
-documenting it fails here; so does a documented view path or command the server does not have,
-and a live snapshot that does not match its documented schema.
+The document is a pure function of the screens and the configuration, so these checks compare it
+with what the server really does: every screen and child route of the catalogue has its paths,
+every input and command of every live snapshot is documented with its constraints (values the
+document refuses, the server refuses too), live snapshots validate against their schemas, every
+documented operation answers (never 404) and `Allow` lists exactly the documented methods.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+import subprocess
 import time
 from pathlib import Path
 
@@ -19,9 +22,9 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from conftest import OPENAPI_COPY, binary_path
+
 REPO = Path(__file__).resolve().parents[2]
-OPENAPI_PATH = REPO / "Sources" / "BinderyBinding" / "Resources" / "openapi.json"
-ROUTES_PATH = REPO / "Sources" / "BinderyBinding" / "BinderyRoutes.swift"
 
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 DOC_URI = "urn:bindery:openapi"
@@ -82,28 +85,6 @@ def assert_matches(doc: dict, template: str, method: str, status: str, body, wha
     )
 
 
-# ---- route registrations -----------------------------------------------------------------------
-
-
-def registered_routes() -> list[tuple[str, str]]:
-    """(method, pattern) of every `router.add(...)` in BinderyRoutes.swift; `\\(path)` left as is."""
-    text = ROUTES_PATH.read_text(encoding="utf-8")
-    loops = [(m.start(), [s.strip().lstrip(".") for s in m.group(1).split(",")])
-             for m in re.finditer(r"for\s+method\s+in\s+\[([^\]]*)\]", text)]
-    routes = []
-    for m in re.finditer(r'router\.add\(\s*(\.?\w+)\s*,\s*"((?:[^"\\]|\\.)*)"', text):
-        method, pattern = m.group(1), m.group(2)
-        if method.startswith("."):
-            methods = [method[1:]]
-        else:
-            enclosing = [methods for start, methods in loops if start < m.start()]
-            assert enclosing, f"cannot tell the methods of router.add({method}, \"{pattern}\")"
-            methods = enclosing[-1]
-        routes += [(x.lower(), pattern) for x in methods]
-    assert routes, f"no router.add(...) found in {ROUTES_PATH}"
-    return routes
-
-
 # ---- live crawl of the view models -------------------------------------------------------------
 
 
@@ -156,6 +137,8 @@ class Crawl:
         self.activate("gallery", lambda s: s["outputs"]["photos"] and not s["outputs"]["loading"])
         items = self.get("/api/views/list").json()["outputs"]["items"]
         assert items, "list load produced no items"
+        self.item_id = items[0]["id"]
+        self.image_name = items[0]["outputs"]["image"].rsplit("/", 1)[-1]
         for kind in ("scenic", "hotel"):
             first = next((i for i in items if i["outputs"]["kind"] == kind), None)
             if first is not None:
@@ -201,6 +184,49 @@ def crawl(server) -> Crawl:
     return Crawl(server).run()
 
 
+# ---- values the document refuses -----------------------------------------------------------
+
+
+def refused_values(doc: dict, schema: dict) -> list:
+    """Values that `schema` refuses, one per constraint it states (type, length, range, enum, members)."""
+    schema = deref(doc, schema)
+    if "oneOf" in schema:  # nullable: refuse what the non-null branch refuses, except null
+        return [v for branch in schema["oneOf"] if deref(doc, branch).get("type") != "null"
+                for v in refused_values(doc, branch) if v is not None]
+    kind, found = schema.get("type"), []
+    if kind == "string":
+        found.append(42)
+        if "maxLength" in schema:
+            found.append("x" * (schema["maxLength"] + 1))
+        if "enum" in schema:
+            found.append("-".join(schema["enum"]) + "-not")
+    elif kind == "integer":
+        found += ["7", 1.5]
+        if "minimum" in schema:
+            found.append(schema["minimum"] - 1)
+        if "maximum" in schema:
+            found.append(schema["maximum"] + 1)
+    elif kind == "number":
+        found.append("7")
+    elif kind == "boolean":
+        found.append("true")
+    elif kind == "object":
+        found += [[], {"unexpected member": 1}]
+        if schema.get("required"):
+            found.append({})
+        for name, member in schema.get("properties", {}).items():
+            found += [{name: value} for value in refused_values(doc, member)]
+    validator = validator_for(doc, schema)
+    assert found, f"no refused value for {schema}"
+    return [v for v in found if not validator.is_valid(v)]
+
+
+def concrete(template: str, crawl: "Crawl") -> str:
+    """A documented template with real values from the crawl for its parameters."""
+    values = {"id": crawl.item_id, "index": "1", "file": "index.html", "name": crawl.image_name}
+    return re.sub(r"\{([^}]+)\}", lambda m: values[m.group(1)], template)
+
+
 # ---- tests -------------------------------------------------------------------------------------
 
 
@@ -214,110 +240,102 @@ def test_document_is_valid_openapi_3_1(openapi_document):
 
 
 def test_document_refs_resolve(openapi_document):
-    text = OPENAPI_PATH.read_text(encoding="utf-8")
-    for ref in set(re.findall(r'"\$ref":\s*"#/([^"]+)"', text)):
+    def refs(node):
+        if isinstance(node, dict):
+            yield from ([node["$ref"]] if isinstance(node.get("$ref"), str) else [])
+            for value in node.values():
+                yield from refs(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from refs(value)
+
+    found = set(refs(openapi_document))
+    assert found
+    for ref in found:
+        assert ref.startswith("#/"), ref
         node = openapi_document
-        for key in ref.split("/"):
-            assert key in node, f"dangling $ref #/{ref}"
+        for key in ref[2:].split("/"):
+            assert key in node, f"dangling $ref {ref}"
             node = node[key]
 
 
-def test_served_document_equals_the_file(server, openapi_document):
-    response = requests.get(f"{server}/openapi.json", timeout=10)
-    assert response.status_code == 200
-    assert response.headers["Content-Type"].startswith("application/json")
-    assert response.json() == openapi_document, (
-        "GET /openapi.json differs from Sources/BinderyBinding/Resources/openapi.json (rebuild the server?)"
+def test_served_printed_and_committed_documents_are_one(server):
+    """`bindery openapi` prints the served bytes, and docs/openapi.json is a copy of them."""
+    served = requests.get(f"{server}/openapi.json", timeout=10)
+    assert served.status_code == 200
+    assert served.headers["Content-Type"].startswith("application/json")
+    printed = subprocess.run([str(binary_path()), "openapi"], capture_output=True, timeout=30, check=True).stdout
+    assert printed == served.content, "`bindery openapi` differs from GET /openapi.json"
+    assert OPENAPI_COPY.read_bytes() == served.content, (
+        f"{OPENAPI_COPY.relative_to(REPO)} is stale: run `swift build && .build/debug/bindery openapi > docs/openapi.json`"
     )
 
 
-def test_every_registered_route_is_documented(server, openapi_document, crawl):
+def test_document_follows_the_configuration():
+    """Without upstream control there is no /api/upstream; without a public directory no pages."""
+    def printed(*options: str) -> dict:
+        run = subprocess.run([str(binary_path()), "openapi", *options], capture_output=True, timeout=30, check=True)
+        return json.loads(run.stdout)
+
+    default = printed()
+    assert "/api/upstream" in default["paths"] and "/form" in default["paths"]
+    closed = printed("--disable-upstream-control", "--public-dir", "")
+    assert "/api/upstream" not in closed["paths"]
+    assert not [p for p in closed["paths"] if not p.startswith(("/api/", "/upstream/", "/healthz", "/readyz",
+                                                                "/metrics", "/openapi.json"))]
+
+
+def test_every_catalogue_route_has_its_paths(server, openapi_document):
     doc = openapi_document
+    views = requests.get(f"{server}/api/views", timeout=10).json()["views"]
+    routes = [(v["api"], v["url"]) for v in views] + [(c["api"], c["url"]) for v in views for c in v["children"]]
+    assert len(routes) > len(views), "the catalogue lists no child routes"
     missing = []
-    for method, pattern in registered_routes():
-        if pattern == "/api/views/{rest...}" and method in ("put", "delete", "options"):
-            # Registered only so that the views responder answers them itself: 405 or 204 with
-            # the Allow of the addressed snapshot, events or command (checked below).
-            response = requests.request(method.upper(), f"{server}/api/views/form", timeout=10)
-            assert response.status_code == (204 if method == "options" else 405)
-            assert response.headers["Allow"] == "GET, HEAD, PATCH"
-            continue
-        if pattern == "/api/views/{rest...}":
-            assert method in ("get", "patch", "post"), (
-                f"{method.upper()} /api/views/{{rest...}} is new: teach the crawl in this test about it"
-            )
-            continue  # every view, event stream and command: test_every_view_model_is_documented
-        if "\\(path)" in pattern:
-            for screen in crawl.screens:
-                concrete = pattern.replace("\\(path)", screen)
-                if concrete.endswith("/{rest...}"):
-                    prefix = concrete.removesuffix("/{rest...}")
-                    pages = [p for p in crawl.pages | {"/" + v for v in crawl.snapshots}
-                             if p.startswith(prefix + "/")]
-                    missing += [f"{method.upper()} {p} (page of {pattern})" for p in pages
-                                if resolve(doc, p, method, exclude=(STATIC_CATCH_ALL,)) is None]
-                elif method not in doc["paths"].get(concrete, {}):
-                    missing.append(f"{method.upper()} {concrete} (from {pattern})")
-            continue
-        if pattern.endswith("{rest...}"):
-            prefix = pattern.removesuffix("{rest...}")
-            documented = [t for t in doc["paths"] if t.startswith(prefix) and "{" in t[len(prefix):]
-                          and method in doc["paths"][t]]
-            if not documented:
-                missing.append(f"{method.upper()} {pattern}")
-            continue
-        if method not in doc["paths"].get(pattern, {}):
-            missing.append(f"{method.upper()} {pattern}")
-    assert not missing, "routes registered in BinderyRoutes.swift but not in openapi.json:\n  " + "\n  ".join(missing)
-
-
-def route_regex(pattern: str) -> re.Pattern:
-    """A route pattern as a regex: `\\(path)` and `{name}` one segment, `{name...}` the rest."""
-    out = ""
-    for part in re.split(r"(\\\(path\)|\{[^}/]+\})", pattern):
-        if part.endswith("...}"):
-            out += ".+"
-        elif part == "\\(path)" or part.startswith("{"):
-            out += "[^/]+"
-        else:
-            out += re.escape(part)
-    return re.compile("^" + out + "$")
-
-
-def test_every_documented_route_is_registered(openapi_document):
-    routes = registered_routes()
-    patterns = [(method, route_regex(pattern)) for method, pattern in routes]
-    stale = []
-    for template, item in openapi_document["paths"].items():
-        sample = re.sub(r"\{[^}]+\}", "x", template)
-        for method in (m for m in item if m in HTTP_METHODS):
-            if not any(m == method and p.match(sample) for m, p in patterns):
-                stale.append(f"{method.upper()} {template}")
-    assert not stale, "documented but not registered:\n  " + "\n  ".join(stale)
+    for api, url in routes:
+        for path in (api, api + "/events", url):
+            if "get" not in doc["paths"].get(path, {}):
+                missing.append(f"GET {path}")
+    assert not missing, "catalogue routes without documented paths:\n  " + "\n  ".join(missing)
+    suffix = re.compile(r"^(|/events|/commands/[^/{}]+|/commands/[^/{}]+/cancel)$")
+    apis = {api for api, _ in routes}
+    stray = [t for t in doc["paths"] if t.startswith("/api/views/")
+             and not any(t.startswith(api) and suffix.match(t[len(api):]) for api in apis)]
+    assert not stray, "documented view paths that no catalogue route has:\n  " + "\n  ".join(stray)
 
 
 def test_every_view_model_and_command_is_documented(openapi_document, crawl):
     doc = openapi_document
     assert len(crawl.snapshots) > len(crawl.screens), "the crawl found no child view models"
     missing, used = [], set()
+
+    def need(path: str, method: str, what: str | None = None) -> dict | None:
+        template = resolve(doc, path, method)
+        if template is None:
+            missing.append(what or f"{method.upper()} {path}")
+            return None
+        used.add((template, method))
+        return doc["paths"][template][method]
+
     for view, snapshot in crawl.snapshots.items():
         api = f"/api/views/{view}"
-        for method in ("get", "patch"):
-            template = resolve(doc, api, method)
-            if template is None:
-                missing.append(f"{method.upper()} {api}")
-            used.add((template, method))
-        template = resolve(doc, api + "/events", "get")
-        if template is None:
-            missing.append(f"GET {api}/events")
-        used.add((template, "get"))
-        for name in snapshot["commands"]:
-            template = resolve(doc, f"{api}/commands/{name}", "post")
-            if template is None:
-                missing.append(f"POST {api}/commands/{name}")
-            used.add((template, "post"))
-        page = resolve(doc, "/" + view, "get", exclude=(STATIC_CATCH_ALL,))
-        if page is None:
+        need(api, "get")
+        need(api + "/events", "get")
+        template = resolve(doc, api, "get")
+        if snapshot["inputs"]:
+            need(api, "patch")
+        elif template is not None and "patch" in doc["paths"][template]:
+            missing.append(f"PATCH {api} is documented but the view model has no inputs")
+        for name, state in snapshot["commands"].items():
+            operation = need(f"{api}/commands/{name}", "post")
+            if operation is None:
+                continue
+            assert f"Policy `{state['policy']}`" in operation["description"], f"{api}/commands/{name}: policy"
+            assert ("429" in operation["responses"]) == (state["policy"] == "queue"), f"{api}/commands/{name}: 429"
+            if "202" in operation["responses"]:  # deferred: it can run, so it can be cancelled
+                need(f"{api}/commands/{name}/cancel", "post")
+            elif resolve(doc, f"{api}/commands/{name}/cancel", "post") is not None:
+                missing.append(f"POST {api}/commands/{name}/cancel is documented for a command that never runs")
+        if resolve(doc, "/" + view, "get", exclude=(STATIC_CATCH_ALL,)) is None:
             missing.append(f"GET /{view} (its page)")
     for page in crawl.pages:
         if resolve(doc, page, "get", exclude=(STATIC_CATCH_ALL,)) is None:
@@ -326,6 +344,53 @@ def test_every_view_model_and_command_is_documented(openapi_document, crawl):
     stale = [f"{m.upper()} {t}" for t, item in doc["paths"].items() if t.startswith("/api/views/")
              for m in item if m in HTTP_METHODS and (t, m) not in used]
     assert not stale, "documented view operations no live view model has:\n  " + "\n  ".join(sorted(stale))
+
+
+def test_inputs_are_documented_with_their_constraints(openapi_document, crawl):
+    """Each live input is in its PATCH schema, its value is valid, and what the schema refuses the server refuses."""
+    doc = openapi_document
+    seen = set()
+    for view, snapshot in crawl.snapshots.items():
+        template = resolve(doc, f"/api/views/{view}", "get")
+        if not snapshot["inputs"] or template in seen:
+            continue
+        seen.add(template)
+        body = doc["paths"][template]["patch"]["requestBody"]["content"]["application/merge-patch+json"]["schema"]
+        members = deref(doc, body)["properties"]
+        assert set(members) == set(snapshot["inputs"]), f"{template}: documented inputs differ from the live ones"
+        for name, value in snapshot["inputs"].items():
+            assert validator_for(doc, members[name]).is_valid(value), f"{view}: live {name}={value!r} is not documented"
+            refused = refused_values(doc, members[name])
+            assert refused, f"{template}: input {name} states no constraint"
+            for bad in refused:
+                response = crawl.http.patch(f"{crawl.base}/api/views/{view}", json={name: bad}, timeout=10)
+                assert response.status_code == 422, f"{view}: {name}={bad!r} answered {response.status_code}"
+                assert response.json().get("field") == name, response.text
+        after = crawl.get(f"/api/views/{view}").json()
+        assert after["version"] == snapshot["version"], f"{view}: a refused patch changed the view model"
+    assert seen, "no live view model has inputs"
+
+
+def test_command_arguments_are_documented(openapi_document, crawl):
+    """A command's documented argument (or its absence) is what the server checks: anything else is 422."""
+    doc = openapi_document
+    seen = set()
+    for view, snapshot in crawl.snapshots.items():
+        for name in snapshot["commands"]:
+            path = f"/api/views/{view}/commands/{name}"
+            template = resolve(doc, path, "post")
+            if template in seen:
+                continue
+            seen.add(template)
+            body = doc["paths"][template]["post"].get("requestBody")
+            if body is None:
+                refused = [{"unexpected": 1}, 7, "x"]
+            else:
+                refused = refused_values(doc, body["content"]["application/json"]["schema"])
+            for bad in refused:
+                response = crawl.http.post(crawl.base + path, json=bad, timeout=10)
+                assert response.status_code == 422, f"POST {path} with {bad!r}: {response.status_code} {response.text}"
+                assert response.json().get("command") == name, response.text
 
 
 def test_live_snapshots_match_their_schemas(openapi_document, crawl):
@@ -337,6 +402,40 @@ def test_live_snapshots_match_their_schemas(openapi_document, crawl):
     for view, name, body in crawl.command_results:
         template = resolve(doc, f"/api/views/{view}/commands/{name}", "post")
         assert_matches(doc, template, "post", "200", body, f"the result of {view}/{name}")
+
+
+def test_every_documented_route_answers(openapi_document, crawl):
+    """Each documented operation exists on the server: never 404 or 405 with real parameter values."""
+    doc = openapi_document
+    wrong = []
+    for template, item in doc["paths"].items():
+        path = concrete(template, crawl)
+        for method in (m for m in item if m in HTTP_METHODS):
+            operation = item[method]
+            kwargs: dict = {"timeout": 15}
+            if template.endswith("/events"):
+                kwargs["stream"] = True
+            elif "requestBody" in operation and method == "patch":
+                kwargs["json"] = {}  # a merge patch that changes nothing
+            elif "requestBody" in operation:
+                kwargs["json"] = {"unexpected": 1}  # a refused argument: answers 422 and runs nothing
+            with crawl.http.request(method.upper(), crawl.base + path, **kwargs) as response:
+                if response.status_code in (404, 405) or str(response.status_code) not in operation["responses"]:
+                    wrong.append(f"{method.upper()} {path} ({template}): {response.status_code}")
+    assert not wrong, "documented operations the server does not answer as documented:\n  " + "\n  ".join(wrong)
+
+
+def test_allow_lists_the_documented_methods(openapi_document, crawl):
+    doc = openapi_document
+    for template, item in doc["paths"].items():
+        if not template.startswith("/api/views/"):
+            continue
+        path = concrete(template, crawl)
+        response = crawl.http.options(crawl.base + path, timeout=10)
+        assert response.status_code == 204, f"OPTIONS {path}: {response.status_code}"
+        allowed = {m.strip().lower() for m in response.headers["Allow"].split(",")} - {"head"}
+        documented = {m for m in item if m in HTTP_METHODS}
+        assert allowed == documented, f"{path}: Allow {response.headers['Allow']} but documented {sorted(documented)}"
 
 
 def test_other_documented_bodies_match(server, openapi_document):
@@ -363,10 +462,12 @@ def test_other_documented_bodies_match(server, openapi_document):
         ("GET", "/api/views/nope", {}, None, 404),
         ("POST", "/api/views/form/commands/nope", {}, None, 404),
         ("DELETE", "/healthz", {}, None, 405),
+        ("PATCH", "/api/views/gallery", {"Content-Type": "application/json"}, b"{}", 405),
         ("PATCH", "/api/views/form", {"Content-Type": "application/json", "If-Match": '"999"'}, b'{"phone": "1"}', 412),
         ("PATCH", "/api/views/form", {"Content-Type": "text/plain"}, b'{"phone": "1"}', 415),
         ("PATCH", "/api/views/form", {"Content-Type": "application/json"}, b'{"phone": 42}', 422),
         ("POST", "/api/views/form/commands/clear", {}, None, 409),
+        ("POST", "/api/views/list/commands/load/cancel", {}, None, 409),
     ],
 )
 def test_documented_problems(server, openapi_document, method, path, headers, body, status):

@@ -1,0 +1,70 @@
+import BinderyRuntime
+
+/// The shared parameters and headers of the OpenAPI document (`components/parameters`,
+/// `components/headers`).
+enum OpenAPIParameters {
+    /// Every shared parameter, by name.
+    static let all: [String: JSONValue] = [
+        "IfNoneMatch": header(
+            "If-None-Match",
+            "Entity tags (`\"7\"`, `W/\"7\"`, `*`); when one names the current version the answer is 304."
+        ),
+        "IfMatch": header(
+            "If-Match",
+            "Entity tags (`\"7\"`, `W/\"7\"`, `*`); when none names the current version the write is refused with 412."
+        ),
+        "After": [
+            "name": "after", "in": "query", "required": false,
+            "description": .string("Long-poll: answer as soon as a version newer than this exists; after the wait "
+                + "(`Prefer: wait=S`, default 30 s, at most 60 s) answer 304 with the current ETag."),
+            "schema": ["type": "integer"],
+        ],
+        "PreferWait": [
+            "name": "Prefer", "in": "header", "required": false,
+            "description": .string("RFC 7240 `wait=S` (seconds, fractions allowed, capped at 60). Long-poll: how long to wait. "
+                + "Command: how long to wait for a command whose work awaits before answering 202 (default 0). "
+                + "Other preferences are ignored."),
+            "schema": OpenAPI.string,
+            "examples": ["wait": ["value": "wait=5"]],
+        ],
+        "LastEventID": header(
+            "Last-Event-ID", "Resume: the version the client already has; the stream starts with the next one."
+        ),
+        "LastEventIdQuery": [
+            "name": "lastEventId", "in": "query", "required": false,
+            "description": "Same as `Last-Event-ID`, for clients that cannot set headers (used when the header is absent).",
+            "schema": ["type": "integer"],
+        ],
+    ]
+
+    /// Every shared header, by name.
+    static let headers: [String: JSONValue] = [
+        "ETag": [
+            "description": "The snapshot's version as a strong entity tag: `\"7\"`.",
+            "schema": ["type": "string", "pattern": "^\"[0-9]+\"$"],
+            "required": true,
+        ],
+        "SetCookie": [
+            "description": .string("Present when this request created the session (it had no valid cookie): "
+                + "`bindery_session=<token>; Path=/; HttpOnly; SameSite=Strict`."),
+            "schema": OpenAPI.string,
+        ],
+        "Allow": ["description": "The methods the resource answers.", "schema": OpenAPI.string, "required": true],
+    ]
+
+    /// The ways to present a session (`components/securitySchemes`).
+    static let securitySchemes: [String: JSONValue] = [
+        "bearerAuth": [
+            "type": "http", "scheme": "bearer", "description": "The token from POST /api/sessions (32 hex digits).",
+        ],
+        "sessionCookie": [
+            "type": "apiKey", "in": "cookie", "name": "bindery_session",
+            "description": "Set by the server on first use or by POST /api/sessions.",
+        ],
+    ]
+
+    /// An optional string header parameter.
+    private static func header(_ name: String, _ description: String) -> JSONValue {
+        ["name": .string(name), "in": "header", "required": false, "description": .string(description), "schema": OpenAPI.string]
+    }
+}

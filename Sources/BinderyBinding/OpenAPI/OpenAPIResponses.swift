@@ -1,0 +1,67 @@
+import BinderyRuntime
+
+/// The shared responses of the OpenAPI document (`components/responses`).
+enum OpenAPIResponses {
+    /// Every shared response, by name.
+    static var all: [String: JSONValue] {
+        problems.mapValues(OpenAPI.problem).merging(others) { first, _ in first }
+    }
+
+    /// The responses that are a problem and nothing more, by name, with their descriptions.
+    private static let problems: [String: String] = [
+        "BadRequest": "Malformed request: the body is not JSON, the path or query is not valid, or `after` is not an integer.",
+        "NotFound": "No such view model, command, image or file.",
+        "PreconditionFailed": "`If-Match` names another version (412); nothing changed.",
+        "ContentTooLarge": "The body is larger than the limit (1 MiB by default); the connection is closed.",
+        "UnsupportedMediaType":
+            "A POST/PUT/PATCH body that is not JSON (`application/json`, `application/merge-patch+json`, any `+json`).",
+        "UnprocessableContent":
+            "Valid JSON that the view model refuses: unknown or invalid input, a patch that is not an object, "
+            + "a wrong command argument. Nothing changed.",
+        "Conflict":
+            "The command is disabled in the current state (`Command disabled`) or already executing and its policy "
+            + "is `serial` (`Command already executing`); its work was refused by a rule (`Command failed`); or the "
+            + "awaited execution was cancelled (`Command cancelled`), which changed nothing. `command` names it.",
+        "QueueFull":
+            "The command's policy is `queue` and its queue is full (`Command queue full`); try again when an "
+            + "execution has finished. `command` names it.",
+        "BadGateway":
+            "The command's work failed upstream (`code` is the upstream's code, e.g. `\"500\"` for Bad Network).",
+        "InternalError": "The command's work failed for another reason (no internals are shown).",
+        "TooManyStreams": "This session already holds its maximum of open event streams (16 by default).",
+        "ShuttingDown": "The server is shutting down.",
+    ]
+
+    /// The responses with headers or another media type.
+    private static var others: [String: JSONValue] {
+        var unauthorized = OpenAPI.problem(
+            "The bearer token is unknown or expired; create a session with POST /api/sessions. "
+                + "(An unknown cookie gets a fresh session instead.)"
+        ).objectValue ?? [:]
+        unauthorized["headers"] = ["WWW-Authenticate": ["schema": ["type": "string", "const": "Bearer"], "required": true]]
+        var methodNotAllowed = OpenAPI.problem(
+            "The path exists but not with this method; `Allow` lists the methods."
+        ).objectValue ?? [:]
+        methodNotAllowed["headers"] = ["Allow": OpenAPI.header("Allow")]
+        var streamsExhausted = OpenAPI.problem(
+            "The server holds its maximum of event streams (1000 by default), or it is shutting down."
+        ).objectValue ?? [:]
+        streamsExhausted["headers"] = [
+            "Retry-After": ["schema": OpenAPI.string, "description": "Seconds (5) when the stream limit was hit."],
+        ]
+        return [
+            "Unauthorized": .object(unauthorized),
+            "MethodNotAllowed": .object(methodNotAllowed),
+            "StreamsExhausted": .object(streamsExhausted),
+            "HeaderFieldsTooLarge": [
+                "description": .string("The request's headers do not fit the connection's memory pool; answered by libmicrohttpd "
+                    + "itself as a small HTML page, and the connection is closed."),
+                "content": OpenAPI.content(OpenAPI.string, as: "text/html"),
+            ],
+            "NotModified": [
+                "description": "Nothing newer: `If-None-Match` names the current version, or a long-poll timed out.",
+                "headers": ["ETag": OpenAPI.header("ETag")],
+            ],
+        ]
+    }
+}

@@ -1,0 +1,89 @@
+import BinderyRuntime
+
+/// The schemas of the fixed routes (`components/schemas`): problems, sessions, health and the
+/// screen catalogue. View models' schemas come from their declarations.
+enum OpenAPISchemas {
+    /// Every fixed schema, by name.
+    static var all: [String: JSONValue] {
+        [
+            "Problem": problem,
+            "SessionCreated": object(["token": [
+                "type": "string", "pattern": "^[0-9a-f]{32}$", "description": "128-bit secret, hex.",
+            ]]),
+            "Health": object(["status": ["type": "string", "const": "ok"]]),
+            "ScreenCatalog": object(["views": ["type": "array", "items": OpenAPI.schema("Screen")]]),
+            "Screen": screen,
+            "ChildRoute": childRoute,
+        ].merging(OpenAPIUpstreamSchemas.all) { first, _ in first }
+    }
+
+    /// An RFC 9457 problem with Bindery's extension members.
+    private static var problem: JSONValue {
+        var schema = object(
+            [
+                "type": ["type": "string", "description": "Always `about:blank`: the status and title say it all."],
+                "title": OpenAPI.string,
+                "status": ["type": "integer", "minimum": 100, "maximum": 599],
+                "detail": ["type": "string", "description": "What was wrong, in words."],
+                "field": [
+                    "type": "string",
+                    "description": .string(
+                        "The offending input (view models) or the dotted path of the offending setting "
+                            + "(`endpoints.travel.failureRate`; empty when the whole document is wrong)."
+                    ),
+                ],
+                "command": ["type": "string", "description": "The command the problem is about."],
+                "code": [
+                    "type": "string",
+                    "description": "The upstream's error code, as a string (`\"500\"`), when a command's work failed upstream.",
+                ],
+            ],
+            required: ["type", "title", "status"]
+        ).objectValue ?? [:]
+        schema["description"] = "An RFC 9457 problem. `field`, `command` and `code` appear only where they apply."
+        return .object(schema)
+    }
+
+    /// One screen of the catalogue.
+    private static var screen: JSONValue {
+        object([
+            "name": ["type": "string", "description": "The screen's name (`form`)."],
+            "path": ["type": "string", "description": "The root view model's path (`form`)."],
+            "title": OpenAPI.string,
+            "url": ["type": "string", "description": "The thin client's page (`/form`)."],
+            "api": ["type": "string", "description": "The snapshot's URL (`/api/views/form`)."],
+            "viewModel": ["type": "string", "description": "The root view model's type (`Form`)."],
+            "children": ["type": "array", "items": OpenAPI.schema("ChildRoute")],
+        ])
+    }
+
+    /// One child route of the catalogue, e.g. `list/items/{id}`.
+    private static var childRoute: JSONValue {
+        object(
+            [
+                "name": ["type": "string", "description": "The route's name, which also names its page template (`item`)."],
+                "title": OpenAPI.string,
+                "titleMember": ["type": "string", "description": "The output whose value titles the child's page."],
+                "pattern": ["type": "string", "description": "The full pattern (`list/items/{id}`)."],
+                "url": ["type": "string", "description": "The pages' URL pattern (`/list/items/{id}`)."],
+                "api": ["type": "string", "description": "The snapshots' URL pattern (`/api/views/list/items/{id}`)."],
+                "viewModel": ["type": "string", "description": "The child view model's type (`POICell`)."],
+                "parameters": [
+                    "type": "object", "additionalProperties": ["type": "object"],
+                    "description": "The JSON Schema of each parameter of the pattern.",
+                ],
+            ],
+            required: ["name", "title", "pattern", "url", "api", "viewModel", "parameters"]
+        )
+    }
+
+    /// A closed object schema; every member is required unless `required` says otherwise.
+    static func object(_ properties: [String: JSONValue], required: [String]? = nil) -> JSONValue {
+        [
+            "type": "object",
+            "properties": .object(properties),
+            "additionalProperties": false,
+            "required": .array((required ?? properties.keys.sorted()).map(JSONValue.string)),
+        ]
+    }
+}

@@ -1,0 +1,129 @@
+import BinderyRuntime
+
+/// The API paths of one view model: its snapshot (GET, and PATCH when it has inputs), its event
+/// stream, and its commands.
+enum OpenAPIViewPaths {
+    /// Every API path of `route`, keyed by its template.
+    static func paths(of route: OpenAPIViewRoute, schemas: inout OpenAPISchemaRegistry) -> [String: JSONValue] {
+        let base = "/api/views/\(route.pattern)"
+        let snapshot = schemas.use(route.schema.snapshotShape)
+        schemas.describe("\(route.schema.name)Snapshot", as: route.schema.summary)
+        var item: [String: JSONValue] = ["get": read(route, snapshot: snapshot)]
+        if !route.schema.inputs.isEmpty {
+            item["patch"] = write(route, snapshot: snapshot, patch: schemas.use(route.schema.patchShape))
+        }
+        var paths: [String: JSONValue] = [base: .object(item), "\(base)/events": ["get": watch(route)]]
+        paths.merge(OpenAPICommandPaths.paths(of: route, under: base, snapshot: snapshot, schemas: &schemas)) { $1 }
+        return parameterized(paths, by: route)
+    }
+
+    /// Adds the route's path parameters to every path item.
+    private static func parameterized(_ paths: [String: JSONValue], by route: OpenAPIViewRoute) -> [String: JSONValue] {
+        guard !route.parameters.isEmpty else { return paths }
+        let parameters: JSONValue = .array(route.parameters.map { parameter in
+            [
+                "name": .string(parameter.name), "in": "path", "required": true,
+                "description": .string(
+                    "Names one \(parameter.child.title.lowercased()) (`\(parameter.child.viewModel.name)`) of the route "
+                        + "`\(parameter.child.pattern)`; a value its parent does not know in this session is 404."
+                ),
+                "schema": parameter.schema.jsonSchema(),
+            ]
+        })
+        return paths.mapValues { item in
+            guard case .object(var members) = item else { return item }
+            members["parameters"] = parameters
+            return .object(members)
+        }
+    }
+
+    /// The operation fields every view-model operation shares.
+    static func operation(
+        _ id: String, of route: OpenAPIViewRoute, summary: String, description: String,
+        parameters: [String] = [], responses: [String: JSONValue]
+    ) -> [String: JSONValue] {
+        var common: [String: JSONValue] = [
+            "401": OpenAPI.response("Unauthorized"), "404": OpenAPI.response("NotFound"),
+            "431": OpenAPI.response("HeaderFieldsTooLarge"),
+        ]
+        common.merge(responses) { $1 }
+        var operation: [String: JSONValue] = [
+            "operationId": .string(id), "tags": [.string(route.screen)], "summary": .string(summary),
+            "description": .string(description), "security": OpenAPI.sessionSecurity, "responses": .object(common),
+        ]
+        if !parameters.isEmpty { operation["parameters"] = .array(parameters.map(OpenAPI.parameter)) }
+        return operation
+    }
+
+    /// A response carrying a snapshot (or a command's result) with its ETag.
+    static func snapshotResponse(_ description: String, schema: JSONValue) -> JSONValue {
+        [
+            "description": .string(description),
+            "headers": ["ETag": OpenAPI.header("ETag"), "Set-Cookie": OpenAPI.header("SetCookie")],
+            "content": OpenAPI.content(schema),
+        ]
+    }
+
+    /// `GET /api/views/{path}`: the snapshot, conditional or long-polled.
+    private static func read(_ route: OpenAPIViewRoute, snapshot: JSONValue) -> JSONValue {
+        .object(operation(
+            "get\(route.name)", of: route, summary: "Snapshot: \(route.title)",
+            description: "\(route.schema.summary)\n\nThe current snapshot, encoded once per version. With `after`, "
+                + "a long-poll: waits for a newer version.",
+            parameters: ["IfNoneMatch", "After", "PreferWait"],
+            responses: [
+                "200": snapshotResponse("The snapshot.", schema: snapshot),
+                "304": OpenAPI.response("NotModified"),
+                "400": OpenAPI.response("BadRequest"),
+            ]
+        ))
+    }
+
+    /// `PATCH /api/views/{path}`: a merge patch of inputs.
+    private static func write(_ route: OpenAPIViewRoute, snapshot: JSONValue, patch: JSONValue) -> JSONValue {
+        var write = operation(
+            "patch\(route.name)", of: route, summary: "Write inputs: \(route.title)",
+            description: "Writes inputs with a JSON merge patch, all or nothing, and answers the new snapshot. "
+                + "An empty body counts as `null` and is refused (422).",
+            parameters: ["IfMatch"],
+            responses: [
+                "200": snapshotResponse("The snapshot after the write.", schema: snapshot),
+                "400": OpenAPI.response("BadRequest"),
+                "412": OpenAPI.response("PreconditionFailed"),
+                "413": OpenAPI.response("ContentTooLarge"),
+                "415": OpenAPI.response("UnsupportedMediaType"),
+                "422": OpenAPI.response("UnprocessableContent"),
+            ]
+        )
+        write["requestBody"] = [
+            "required": true,
+            "content": ["application/merge-patch+json": ["schema": patch], "application/json": ["schema": patch]],
+        ]
+        return .object(write)
+    }
+
+    /// `GET /api/views/{path}/events`: Server-Sent Events of snapshots.
+    private static func watch(_ route: OpenAPIViewRoute) -> JSONValue {
+        .object(operation(
+            "watch\(route.name)", of: route, summary: "Server-Sent Events: \(route.title)",
+            description: "Opens a stream; the view model is active while it is open. Starts with `retry: 2000`, then "
+                + "one event per version (`id:` = version, `data:` = the snapshot JSON), the current one first unless "
+                + "`Last-Event-ID` already names it; `: heartbeat` comments every 15 s.",
+            parameters: ["LastEventID", "LastEventIdQuery"],
+            responses: [
+                "200": [
+                    "description": "The stream.",
+                    "headers": [
+                        "Set-Cookie": OpenAPI.header("SetCookie"),
+                        "X-Accel-Buffering": ["schema": ["type": "string", "const": "no"]],
+                    ],
+                    "content": [
+                        "text/event-stream": ["schema": OpenAPI.string, "example": "retry: 2000\n\nid: 1\ndata: {...}\n\n"],
+                    ],
+                ],
+                "429": OpenAPI.response("TooManyStreams"),
+                "503": OpenAPI.response("StreamsExhausted"),
+            ]
+        ))
+    }
+}

@@ -1,0 +1,25 @@
+import BinderyRuntime
+
+/// Finds the declaration of the view model a path addresses (`list/items/scenic-s1001` is a
+/// `POICell`) without a session, so that `Allow` and 405 follow the declarations.
+struct ViewSchemaIndex: Sendable {
+    private let roots: [String: ViewModelSchema]
+
+    /// Indexes the screens' roots by name.
+    init(screens: [Screen]) {
+        roots = Dictionary(screens.map { ($0.name, $0.schema) }) { first, _ in first }
+    }
+
+    /// The schema of the view model at `path`, or nil when no declared route matches it.
+    func schema(at path: String) -> ViewModelSchema? {
+        var segments = path.split(separator: "/", omittingEmptySubsequences: false)[...]
+        guard let root = segments.popFirst(), var schema = roots[String(root)] else { return nil }
+        while let segment = segments.popFirst() {
+            guard segments.popFirst() != nil, let child = schema.children.first(where: { $0.segment == segment }) else {
+                return nil
+            }
+            schema = child.viewModel
+        }
+        return schema
+    }
+}

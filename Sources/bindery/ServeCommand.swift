@@ -1,0 +1,37 @@
+import ArgumentParser
+import BinderyBinding
+import Logging
+
+/// `bindery serve` (the default): runs the server until SIGINT or SIGTERM.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the view models, the thin client and the API (the default).",
+        discussion: """
+            Every option can also be set with an environment variable named after it: BINDERY_ \
+            followed by the option in upper case with dashes as underscores (e.g. BINDERY_PORT=9000). \
+            A flag on the command line wins over the environment.
+            """
+    )
+
+    @OptionGroup var options: ServeOptions
+
+    func run() async throws {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardOutput(label: label)
+            handler.logLevel = options.logLevel.level
+            return handler
+        }
+        let logger = Logger(label: "bindery")
+        let application = BinderyApplication(configuration: try options.configuration(), logger: logger)
+        do {
+            try application.start()
+        } catch {
+            logger.critical("Cannot start: \(error)")
+            throw ExitCode.failure
+        }
+        let signal = await TerminationSignal.next()
+        logger.info("Received \(signal), shutting down")
+        await application.shutdown()
+    }
+}
