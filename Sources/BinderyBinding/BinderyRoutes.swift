@@ -17,7 +17,7 @@ struct BinderyRoutes {
         var router = Router()
         let resolver = SessionResolver(store: sessions)
         router.add(.post, "/api/sessions", SessionRoutes(store: sessions))
-        router.add(.get, "/api/views", ScreenCatalog(screens: FeatureRoots.screens))
+        router.add(.get, "/api/views", ScreenCatalog(screens: ScreenCatalog.interim(FeatureRoots.screens)))
         let views = ViewRoutes(
             sessions: resolver, streams: streams, metrics: metrics, defaultLongPollWait: configuration.longPollWait
         )
