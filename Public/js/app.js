@@ -2,7 +2,8 @@
 // and a small debug hook (window.__bindery) used by the browser tests.
 
 import * as api from './api.js';
-import { Binder, instantiate } from './binder.js';
+import { Binder } from './binder.js';
+import { instantiate } from './templates.js';
 import { match, startRouter } from './router.js';
 import { showToast } from './toast.js';
 

@@ -1,6 +1,6 @@
 // Login form — seed 000 Demo 2. Everything is declared in tpl-form; the binder does the rest.
 
-import { instantiate } from '../binder.js';
+import { instantiate } from '../templates.js';
 
 export function mount(main, ctx, viewPath) {
   const view = instantiate('tpl-form');

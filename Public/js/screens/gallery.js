@@ -1,6 +1,6 @@
 // Gallery — seed 004: thumbnails imported by the view model when it becomes active (stream open).
 
-import { instantiate } from '../binder.js';
+import { instantiate } from '../templates.js';
 
 export function mount(main, ctx, viewPath) {
   const view = instantiate('tpl-gallery');

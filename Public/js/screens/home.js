@@ -1,6 +1,6 @@
 // Index page "/": links to each screen (GET /api/views) and the upstream panel.
 
-import { instantiate } from '../binder.js';
+import { instantiate } from '../templates.js';
 import { mountUpstreamPanel } from './upstream.js';
 
 export function mount(main, ctx) {

@@ -1,6 +1,6 @@
 // One POI cell's own view model at /list/items/{id}: the same cell bindings, as a detail card.
 
-import { instantiate } from '../binder.js';
+import { instantiate } from '../templates.js';
 
 export function mount(main, ctx, viewPath) {
   const view = instantiate('tpl-item');

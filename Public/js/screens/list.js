@@ -1,6 +1,6 @@
 // POI list — seed 000 Demo 1: a city <select>, Reload (command load) and the scenic + hotel cells.
 
-import { instantiate } from '../binder.js';
+import { instantiate } from '../templates.js';
 
 export function mount(main, ctx, viewPath) {
   const view = instantiate('tpl-list');

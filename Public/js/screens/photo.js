@@ -1,7 +1,7 @@
 // Full-size photo — seed 004: the photo loads its full-size image while the page watches it.
 // previous/next answer `navigate` to the neighbour's page; arrow keys do the same.
 
-import { instantiate } from '../binder.js';
+import { instantiate } from '../templates.js';
 
 export function mount(main, ctx, viewPath) {
   const view = instantiate('tpl-photo');
