@@ -62,5 +62,4 @@ export function mountUpstreamPanel(section, ctx) {
   api.getUpstream().then(show).catch((err) => {
     status.textContent = `Unavailable: ${api.describeError(err)}`;
   });
-  return {};
 }
