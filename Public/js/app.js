@@ -1,53 +1,65 @@
-// app.js — entry point: header navigation, routing, screen mounting, the reconnecting indicator
-// and a small debug hook (window.__bindery) used by the browser tests.
+// app.js — entry point: loads the screen catalogue (GET /api/views), builds the route table and
+// the header navigation from it, mounts screens, shows the reconnecting indicator and exposes a
+// small debug hook (window.__bindery) used by the browser tests.
+//
+// Mounting is generic: the route's template tpl-<name> is bound to its view model; the few
+// screens with behaviour of their own (screens/index.js) get their mount() on top.
 
 import * as api from './api.js';
-import { Binder, instantiate } from './binder.js';
-import { match, startRouter } from './router.js';
+import { retry } from './backoff.js';
+import { Binder } from './binder.js';
+import { lookup } from './binder/members.js';
+import { match, routeTable } from './routes.js';
+import { startRouter } from './router.js';
+import { SCREENS } from './screens/index.js';
+import { instantiate } from './templates.js';
 import { showToast } from './toast.js';
 
 const main = document.getElementById('main');
 const indicator = document.getElementById('connection');
 
-let current = null;   // {binder?, unmount?} of the mounted screen
-let renderSeq = 0;    // guards against a slow screen import finishing after a newer navigation
+let routes = null;    // from the catalogue; null until it arrived
+let current = null;   // {binder, unmount} of the mounted screen
 let firstRender = true;
 let navigate = () => {};
 
-/** Shows "Reconnecting…" only while the current screen's stream is down. */
+/** Shows "Reconnecting…" only while the current screen's stream (or the catalogue) is down. */
 function setConnection(state) {
   document.documentElement.dataset.stream = state;
   indicator.hidden = state !== 'reconnecting';
 }
 
+const pageTitle = (text) => (text ? `${text} · Bindery` : 'Bindery');
+
 function showNotFound(err) {
   const view = instantiate('tpl-not-found');
   view.querySelector('.banner').textContent = err ? api.describeError(err) : 'There is no screen at this address.';
   main.replaceChildren(view);
-  document.title = 'Not found · Bindery';
+  document.title = pageTitle('Not found');
 }
 
 // What every screen module receives.
 const ctx = {
   get navigate() { return navigate; },
   notify: (message) => showToast(message),
-  views: null, // promise of [{path, title, url}]
-  /** Binds root to the view model at path with the app's standard wiring, and starts it. */
-  bind(root, path, options = {}) {
-    const binder = new Binder(root, path, {
-      navigate: (url) => navigate(url),
-      notify: (message) => showToast(message),
-      connection: (state) => { if (current && current.binder === binder) setConnection(state); },
-      onFatal: (err) => { if (current && current.binder === binder) showNotFound(err); },
-      ...options,
-    });
-    binder.start();
-    return binder;
-  },
+  views: [], // the catalogue: [{name, path, title, url, api, viewModel, children}]
 };
 
-async function render(url) {
-  const seq = ++renderSeq;
+/** A binder of root to the view model at path with the app's standard wiring (not started). */
+function bind(root, path, route) {
+  const binder = new Binder(root, path, {
+    navigate: (url) => navigate(url),
+    notify: (message) => showToast(message),
+    connection: (state) => { if (current && current.binder === binder) setConnection(state); },
+    onFatal: (err) => { if (current && current.binder === binder) showNotFound(err); },
+  });
+  if (route.titleMember) {
+    binder.onSnapshot((s) => { document.title = pageTitle(lookup(s, route.titleMember) || route.title); });
+  }
+  return binder;
+}
+
+function render(url) {
   if (current) {
     if (current.binder) current.binder.stop();
     if (current.unmount) current.unmount();
@@ -55,14 +67,24 @@ async function render(url) {
   }
   setConnection('connecting');
   markCurrentNav(url.pathname);
-  const route = match(url.pathname);
-  if (!route) { showNotFound(); return; }
-  const screen = await import(route.module);
-  if (seq !== renderSeq) return;
-  current = {};
-  const mounted = screen.mount(main, ctx, route.viewPath) || {};
-  current = mounted;
-  if (!mounted.binder) setConnection('open');
+  const found = match(routes, url.pathname);
+  if (!found) { showNotFound(); return; }
+  const { route, viewPath } = found;
+  const template = `tpl-${route.name}`;
+  if (!document.getElementById(template)) {
+    showNotFound(new Error(`This client has no page for the screen "${route.name}" yet.`));
+    return;
+  }
+  main.replaceChildren(instantiate(template));
+  const root = main.firstElementChild;
+  document.title = pageTitle(route.title);
+  const binder = viewPath == null ? null : bind(root, viewPath, route);
+  // A bound form never submits natively (Enter must not reload): its state lives on the server.
+  if (binder) root.addEventListener('submit', (event) => event.preventDefault());
+  current = { binder, unmount: null };
+  const screen = SCREENS[route.name];
+  if (screen) current.unmount = screen.mount(root, ctx, binder) || null;
+  if (binder) binder.start(); else setConnection('open');
   // Move focus to the new screen's heading so keyboard and screen-reader users follow along.
   if (!firstRender) (main.querySelector('h1') || main).focus({ preventScroll: false });
   firstRender = false;
@@ -76,11 +98,8 @@ function markCurrentNav(pathname) {
   }
 }
 
-async function buildNav() {
-  let views = [];
-  try { views = await ctx.views; } catch { /* header stays minimal */ }
-  const ul = document.querySelector('#nav ul');
-  ul.replaceChildren(...views.map((v) => {
+function buildNav(views) {
+  document.querySelector('#nav ul').replaceChildren(...views.map((v) => {
     const li = document.createElement('li');
     const a = document.createElement('a');
     a.href = v.url;
@@ -91,23 +110,32 @@ async function buildNav() {
   markCurrentNav(location.pathname);
 }
 
-// The first request establishes the session cookie; wait for it so that the screen's parallel
-// requests don't each create a session of their own.
-ctx.views = api.listViews();
-ctx.views.catch(() => {}).finally(() => {
-  buildNav();
+// The first request establishes the session cookie; routing waits for it so that the screen's
+// parallel requests don't each create a session of their own. While the server can't be reached
+// the catalogue is asked again with the shared back-off; a refusal leaves only the home screen.
+retry(() => api.listViews(), {
+  retryable: (err) => !(err instanceof api.ProblemError && err.status < 500),
+  onRetry: () => setConnection('reconnecting'),
+}).catch((err) => {
+  showToast({ title: 'No screens', message: api.describeError(err) });
+  return [];
+}).then((views) => {
+  ctx.views = views;
+  routes = routeTable(views);
+  buildNav(views);
   navigate = startRouter(render);
 });
 
 // Last chance to send edits still pending when the tab goes away.
 window.addEventListener('pagehide', () => { if (current && current.binder) current.binder.stop(); });
 // Coming back from the back/forward cache: the stopped screen needs a fresh binding.
-window.addEventListener('pageshow', (event) => { if (event.persisted) render(new URL(location.href)); });
+window.addEventListener('pageshow', (event) => { if (event.persisted && routes) render(new URL(location.href)); });
 
 // Debug hook for tests and curious humans.
 window.__bindery = {
   get binder() { return current && current.binder; },
   get snapshot() { return current && current.binder ? current.binder.snapshot : null; },
+  get routes() { return routes; },
   /** Closes the current event stream as if the network dropped it; the binder reconnects. */
   dropStream() { if (current && current.binder) current.binder.dropStream(); },
   navigate: (url) => navigate(url),

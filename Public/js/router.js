@@ -1,27 +1,11 @@
-// router.js — client-side routing with the History API. Page URL "/X" shows the view model at
-// "/api/views/X"; the server serves index.html for every such URL, so each screen is shareable
-// and the browser's back button works.
-
-// [pattern, screen module]. The view path is always the page path without its leading slash.
-const ROUTES = [
-  [/^\/$/, './screens/home.js'],
-  [/^\/form$/, './screens/form.js'],
-  [/^\/list$/, './screens/list.js'],
-  [/^\/list\/items\/[^/]+$/, './screens/item.js'],
-  [/^\/gallery$/, './screens/gallery.js'],
-  [/^\/gallery\/photos\/\d+$/, './screens/photo.js'],
-];
-
-export function match(pathname) {
-  for (const [pattern, module] of ROUTES) {
-    if (pattern.test(pathname)) return { module, viewPath: pathname.slice(1) };
-  }
-  return null;
-}
+// router.js — client-side navigation with the History API: same-origin links, back/forward and
+// `navigate` answers change the page without a reload. The server serves index.html for every
+// screen URL, so each screen is shareable and the browser's back button works. Which screen a URL
+// shows is the route table's business (routes.js).
 
 /**
- * Starts routing. render(url) is called for the first page and on every navigation; it must
- * return a promise. Returns navigate(url, {replace}).
+ * Starts routing. render(url) is called for the first page and on every navigation.
+ * Returns navigate(url, {replace}).
  */
 export function startRouter(render) {
   const navigate = (url, { replace = false } = {}) => {

@@ -1,7 +1,7 @@
 // toast.js — non-blocking, dismissible error notices (the seed's UIAlertController, minus the
 // modality). Each toast is role="alert" inside an aria-live region; "OK" or Escape dismisses it.
 
-import { instantiate } from './binder.js';
+import { instantiate } from './templates.js';
 
 const MAX_TOASTS = 3;
 

@@ -59,6 +59,8 @@ def test_index_links_every_screen_and_shows_upstream_panel(driver, base_url, ups
     wait(driver, lambda: len(all_css(driver, "#screen-links a")) >= 3)
     hrefs = {a.get_attribute("pathname") for a in all_css(driver, "#screen-links a")}
     assert {"/form", "/list", "/gallery"} <= hrefs
+    assert {a.get_attribute("pathname") for a in all_css(driver, "#nav a")} == hrefs
+    assert driver.title == "Bindery"
     wait(driver, lambda: len(all_css(driver, "#upstream-endpoints fieldset")) >= 4)
     endpoints = {f.get_attribute("data-endpoint") for f in all_css(driver, "#upstream-endpoints fieldset")}
     assert {"travel", "hotel", "photos", "photoDetails"} <= endpoints
@@ -77,6 +79,42 @@ def test_index_links_every_screen_and_shows_upstream_panel(driver, base_url, ups
     next(a for a in all_css(driver, "#screen-links a") if a.get_attribute("pathname") == "/form").click()
     wait(driver, lambda: path_of(driver) == "/form")
     wait(driver, lambda: css(driver, "main h1").text == "Login form")
+
+
+# ---------------------------------------------------------------------------------- routes
+
+def catalogue(base_url):
+    with urllib.request.urlopen(f"{base_url}/api/views") as resp:
+        return json.loads(resp.read())["views"]
+
+
+def test_routes_come_from_the_catalogue(driver, base_url, screenshot):
+    views = catalogue(base_url)
+    children = [c for v in views for c in v["children"]]
+    assert {c["name"] for c in children} >= {"item", "photo"}
+    assert all(c["url"] == "/" + c["pattern"] and c["api"] == "/api/views/" + c["pattern"] for c in children)
+
+    open_screen(driver, base_url, "/form")
+    assert driver.title == "Login form · Bindery"
+    nav = [(a.get_attribute("pathname"), a.text) for a in all_css(driver, "#nav a")]
+    assert nav == [(v["url"], v["title"]) for v in views]
+    assert css(driver, "#nav a[aria-current=page]").get_attribute("pathname") == "/form"
+    # Enter in a bound form must not submit it natively (that would reload the page).
+    driver.execute_script("window.__marker = 1")
+    css(driver, "#phone").send_keys(Keys.ENTER)
+    time.sleep(0.3)
+    assert driver.execute_script("return window.__marker") == 1
+
+    gallery = next(v for v in views if v["name"] == "gallery")
+    open_screen(driver, base_url, gallery["url"])
+    assert driver.title == f"{gallery['title']} · Bindery"
+
+    # A {param} is one path segment; an integer parameter takes digits only; nothing else matches.
+    for path in ("/gallery/photos/x", "/list/items/a/b", "/form/extra"):
+        driver.get(base_url + path)
+        wait(driver, lambda: css(driver, "main h1").text == "Not found", message=f"{path} should not match")
+        assert driver.title == "Not found · Bindery"
+    screenshot("not-found")
 
 
 # ---------------------------------------------------------------------------------- form
@@ -148,6 +186,32 @@ def test_form_keeps_keystrokes_and_caret_on_a_slow_network(driver, base_url):
             "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
 
 
+def test_two_tabs_of_one_session_follow_each_other(driver, base_url):
+    open_screen(driver, base_url, "/form")
+    first = driver.current_window_handle
+    wait(driver, lambda: css(driver, "#phone").get_attribute("value") == "186")
+    driver.switch_to.new_window("tab")
+    try:
+        open_screen(driver, base_url, "/form")
+        phone = css(driver, "#phone")
+        wait(driver, lambda: phone.get_attribute("value") == "186")
+        phone.send_keys(Keys.END, "12345678")
+        wait(driver, lambda: css(driver, "#form-output").text == "手机号:18612345678, 密码:")
+        driver.switch_to.window(first)
+        wait(driver, lambda: css(driver, "#phone").get_attribute("value") == "18612345678")
+        wait(driver, lambda: color(driver, css(driver, "#phone")) == BLACK)
+        css(driver, "#password").send_keys("secret12")
+        wait(driver, lambda: css(driver, "#clear").is_enabled())
+        css(driver, "#clear").click()
+        wait(driver, lambda: css(driver, "#phone").get_attribute("value") == "186")
+    finally:
+        second = next(h for h in driver.window_handles if h != first)
+        driver.switch_to.window(second)
+    wait(driver, lambda: css(driver, "#phone").get_attribute("value") == "186"
+         and css(driver, "#password").get_attribute("value") == "")
+    wait(driver, lambda: css(driver, "#form-output").text == "手机号:186, 密码:")
+
+
 # ---------------------------------------------------------------------------------- list
 
 def load_list(driver, base_url):
@@ -198,6 +262,7 @@ def test_list_loads_scenic_then_hotel_cells(driver, base_url, upstream, screensh
     scenic.click()
     wait(driver, lambda: path_of(driver).startswith("/list/items/"))
     wait(driver, lambda: css(driver, "main h1").text == title)
+    wait(driver, lambda: driver.title == f"{title} · Bindery")  # the catalogue's titleMember
     screenshot("list-item")
     driver.back()
     wait(driver, lambda: path_of(driver) == "/list")
@@ -246,6 +311,7 @@ def test_gallery_opens_photo_and_back_returns(driver, base_url, upstream, screen
     wait(driver, lambda: image.is_displayed() and image_loaded(driver, image), timeout=15)
     assert not css(driver, "#photo-progress").is_displayed()
     assert css(driver, "main h1").text
+    assert driver.title == f"{css(driver, 'main h1').text} · Bindery"
     assert css(driver, "#photo-position").text == f"Photo {int(index) + 1} of {count}"
     screenshot("photo")
 

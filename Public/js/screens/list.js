@@ -1,15 +1,8 @@
-// POI list — seed 000 Demo 1: a city <select>, Reload (command load) and the scenic + hotel cells.
+// POI list — seed 000 Demo 1. The seed loads when the screen appears: if the view model has
+// nothing yet and isn't loading, start it once; a 409 (the server began on its own) is not worth
+// a toast. Everything else is declared in tpl-list.
 
-import { instantiate } from '../binder.js';
-
-export function mount(main, ctx, viewPath) {
-  const view = instantiate('tpl-list');
-  main.replaceChildren(view);
-  document.title = 'Points of interest · Bindery';
-  const binder = ctx.bind(main.firstElementChild, viewPath);
-
-  // The seed loads when the screen appears. If the view model has nothing yet and isn't
-  // loading, start it once; a 409 (the server began on its own) is not worth a toast.
+export function mount(root, ctx, binder) {
   let asked = false;
   binder.onSnapshot((snapshot) => {
     if (asked) return;
@@ -20,5 +13,4 @@ export function mount(main, ctx, viewPath) {
       binder.execute('load', undefined, { quiet: true });
     }
   });
-  return { binder };
 }

@@ -1,21 +1,12 @@
-// Full-size photo — seed 004: the photo loads its full-size image while the page watches it.
-// previous/next answer `navigate` to the neighbour's page; arrow keys do the same.
+// Full-size photo — seed 004. "Photo 3 of 12" needs arithmetic, which the declarative bindings
+// deliberately don't do; the arrow keys click previous/next (which answer `navigate`).
 
-import { instantiate } from '../binder.js';
-
-export function mount(main, ctx, viewPath) {
-  const view = instantiate('tpl-photo');
-  main.replaceChildren(view);
-  const root = main.firstElementChild;
+export function mount(root, ctx, binder) {
   const position = root.querySelector('#photo-position');
-  const binder = ctx.bind(root, viewPath);
-
-  // "3 of 12" needs arithmetic, which the declarative bindings deliberately don't do.
   binder.onSnapshot((s) => {
     const photo = s.outputs.photo || {};
     const index = photo.index ?? s.outputs.initialPhotoIndex;
     position.textContent = s.outputs.count != null && index != null ? `Photo ${index + 1} of ${s.outputs.count}` : '';
-    document.title = `${photo.photoName || s.outputs.initialPhotoName || 'Photo'} · Bindery`;
   });
 
   const onKey = (event) => {
@@ -25,5 +16,5 @@ export function mount(main, ctx, viewPath) {
     if (button && !button.disabled) { event.preventDefault(); button.click(); }
   };
   document.addEventListener('keydown', onKey);
-  return { binder, unmount: () => document.removeEventListener('keydown', onKey) };
+  return () => document.removeEventListener('keydown', onKey);
 }

@@ -2,7 +2,7 @@
 // Not a view model, so it uses the API directly instead of the binder.
 
 import * as api from '../api.js';
-import { instantiate } from '../binder.js';
+import { instantiate } from '../templates.js';
 
 const FIELDS = ['latencyMs', 'failureRate'];
 
@@ -62,5 +62,4 @@ export function mountUpstreamPanel(section, ctx) {
   api.getUpstream().then(show).catch((err) => {
     status.textContent = `Unavailable: ${api.describeError(err)}`;
   });
-  return {};
 }

@@ -1,0 +1,74 @@
+// input.js — two-way binding of one data-input control: reads the user's edits (waiting for the
+// end of an IME composition), hands them to the view model's writer, and shows the input's value
+// from snapshots without eating keystrokes or moving the caret.
+//
+// A local edit bumps editSeq; a successful PATCH containing it sets ackSeq. While editSeq > ackSeq
+// the control is "dirty": snapshots never overwrite it (so an event for an older version can't eat
+// keystrokes or move the caret).
+
+import { lookup } from './members.js';
+
+export class InputBinding {
+  constructor(binder, el, scope) {
+    this.binder = binder;
+    this.el = el;
+    this.scope = scope;
+    this.name = el.dataset.input;
+    this.type = el.dataset.inputType || null; // inferred on first render when absent
+    this.editSeq = 0;
+    this.ackSeq = 0;
+    this.composing = false;
+    const isText = el.tagName === 'TEXTAREA' || (el.tagName === 'INPUT' && !['checkbox', 'radio'].includes(el.type));
+    this.onEdit = () => { if (!this.composing) this.edited(); };
+    this.onCompStart = () => { this.composing = true; };
+    this.onCompEnd = () => { this.composing = false; this.edited(); };
+    this.event = isText ? 'input' : 'change';
+    el.addEventListener(this.event, this.onEdit);
+    el.addEventListener('compositionstart', this.onCompStart);
+    el.addEventListener('compositionend', this.onCompEnd);
+  }
+
+  get dirty() { return this.editSeq > this.ackSeq; }
+
+  readValue() {
+    const el = this.el;
+    if (this.type === 'boolean' || el.type === 'checkbox') return el.checked;
+    if (this.type === 'integer') { const n = Number.parseInt(el.value, 10); return Number.isNaN(n) ? undefined : n; }
+    if (this.type === 'number') { const n = Number(el.value); return el.value === '' || Number.isNaN(n) ? undefined : n; }
+    return el.value;
+  }
+
+  edited() {
+    const value = this.readValue();
+    this.editSeq += 1;
+    if (value === undefined) return; // not a valid number yet: keep it local until it is
+    this.binder.writerFor(this.scope.path).queue(this, value, this.editSeq);
+  }
+
+  render(source) {
+    // An input is read from `inputs` first (an output could share its name).
+    const value = source && source.inputs && this.name in source.inputs ? source.inputs[this.name] : lookup(source, this.name);
+    if (value === undefined) return;
+    if (!this.type) this.type = typeof value === 'number' ? (Number.isInteger(value) ? 'integer' : 'number') : typeof value === 'boolean' ? 'boolean' : 'string';
+    if (this.dirty || this.composing) return;
+    const el = this.el;
+    if (el.type === 'checkbox') { el.checked = Boolean(value); return; }
+    const text = value == null ? '' : String(value);
+    if (el.value === text) return;
+    // A change made by the view model (e.g. clear). Keep the caret where it was when possible.
+    const focused = document.activeElement === el;
+    let start = null;
+    let end = null;
+    try { start = el.selectionStart; end = el.selectionEnd; } catch { /* not a text control */ }
+    el.value = text;
+    if (focused && start != null) {
+      try { el.setSelectionRange(Math.min(start, text.length), Math.min(end, text.length)); } catch { /* ignore */ }
+    }
+  }
+
+  dispose() {
+    this.el.removeEventListener(this.event, this.onEdit);
+    this.el.removeEventListener('compositionstart', this.onCompStart);
+    this.el.removeEventListener('compositionend', this.onCompEnd);
+  }
+}

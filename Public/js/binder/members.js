@@ -1,0 +1,17 @@
+// members.js — how the binder reads a view-model member out of a snapshot (or a list item) and
+// decides whether a value changed.
+
+/** Looks a dotted member up in a snapshot-like object: outputs, then inputs, then the object. */
+export function lookup(source, member) {
+  if (source == null) return undefined;
+  const [head, ...rest] = member.split('.');
+  let value;
+  if (source.outputs && head in source.outputs) value = source.outputs[head];
+  else if (source.inputs && head in source.inputs) value = source.inputs[head];
+  else value = source[head];
+  for (const key of rest) value = value == null ? undefined : value[key];
+  return value;
+}
+
+/** Whether two JSON values are equal. */
+export const same = (a, b) => a === b || JSON.stringify(a) === JSON.stringify(b);

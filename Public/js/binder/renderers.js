@@ -1,0 +1,68 @@
+// renderers.js — the data-output kinds: how one output value is shown on one element.
+//
+//   text (default; src for <img>) | hidden | shown | color | src | runs (rich text) | busy
+//   (aria-busy) | valid (aria-invalid) | error ({message, code}, hidden when null) | options
+//   (<select> from [{id, name}]) | @attribute (sets that attribute, removes it on null/false).
+
+// Output renderers: (element, value) -> void
+const RENDERERS = {
+  text(el, v) { el.textContent = v == null ? '' : String(v); },
+  hidden(el, v) { el.hidden = Boolean(v); },
+  shown(el, v) { el.hidden = !v; },
+  color(el, v) { el.style.color = v || ''; },
+  busy(el, v) { el.setAttribute('aria-busy', String(Boolean(v))); },
+  valid(el, v) { el.setAttribute('aria-invalid', String(!v)); },
+  src(el, v) {
+    if (v) {
+      if (el.getAttribute('src') !== v) el.setAttribute('src', v);
+      el.hidden = false;
+    } else {
+      el.removeAttribute('src');
+      el.hidden = true;
+    }
+  },
+  // Rich text as the seed's NSAttributedString: {text, runs: [{text, color, fontSize}]}.
+  runs(el, v) {
+    el.replaceChildren();
+    if (v == null) { el.hidden = true; return; }
+    el.hidden = false;
+    if (typeof v === 'string') { el.textContent = v; return; }
+    const runs = Array.isArray(v.runs) && v.runs.length ? v.runs : [{ text: v.text ?? '' }];
+    for (const run of runs) {
+      const span = document.createElement('span');
+      span.textContent = run.text ?? '';
+      if (run.color) span.style.color = run.color;
+      if (run.fontSize) span.style.fontSize = `${run.fontSize}px`;
+      if (run.bold) span.style.fontWeight = 'bold';
+      el.append(span);
+    }
+  },
+  // An error object {message, code} shown as text; the element hides while there is none.
+  error(el, v) {
+    if (!v) { el.hidden = true; el.textContent = ''; return; }
+    const message = typeof v === 'string' ? v : (v.message || 'Error');
+    el.textContent = v.code != null ? `${message} (${v.code})` : message;
+    el.hidden = false;
+  },
+  // <select> options from [{id, name}] (data-option-value / data-option-label rename the keys).
+  options(el, v) {
+    const valueKey = el.dataset.optionValue || 'id';
+    const labelKey = el.dataset.optionLabel || 'name';
+    const keep = el.value;
+    el.replaceChildren(...(v || []).map((o) => new Option(String(o[labelKey]), String(o[valueKey]))));
+    el.value = keep;
+  },
+};
+
+/** Shows value on el as the given kind. */
+export function renderOutput(el, kind, value) {
+  if (kind.startsWith('@')) {
+    const attr = kind.slice(1);
+    if (value == null || value === false) el.removeAttribute(attr);
+    else el.setAttribute(attr, value === true ? '' : String(value));
+    return;
+  }
+  const render = RENDERERS[kind];
+  if (!render) { console.warn(`binder: unknown output kind "${kind}"`, el); return; }
+  render(el, value);
+}

@@ -1,0 +1,92 @@
+// stream.js — the event stream of one view model: an EventSource that resumes after the last
+// applied version and, when it drops, shows "reconnecting", checks the view and reopens with the
+// shared back-off (jittered, so that many tabs don't stampede).
+//
+// The server sends default (unnamed) `message` events: `id:` is the version, `data:` the snapshot.
+// Our own new EventSource can't send Last-Event-ID, so it resumes with ?lastEventId=<version>.
+
+import * as api from '../api.js';
+import { Backoff } from '../backoff.js';
+
+const STEADY_MS = 5000; // a stream that stayed up this long earns a quick retry when it drops
+
+export class EventStream {
+  /**
+   * Callbacks:
+   *   version() -> the last version applied (-1 for none): where a reopened stream resumes;
+   *   onSnapshot(snapshot) for every event;
+   *   onOpen() whenever the stream (re)opens;
+   *   onState(state) on each change of "connecting" | "open" | "reconnecting" | "closed";
+   *   check() before reopening -> promise of "open" (reopen now), "retry" (back off again) or
+   *     "stop" (the view is gone for good).
+   */
+  constructor(path, { version, onSnapshot, onOpen = () => {}, onState = () => {}, check = async () => 'open' }) {
+    this.path = path;
+    this.hooks = { version, onSnapshot, onOpen, onState, check };
+    this.source = null;
+    this.state = 'connecting';
+    this.closed = false;
+    this.backoff = new Backoff({ jitter: true });
+    this.openedAt = 0;
+    this.timer = null;
+  }
+
+  setState(state) {
+    if (this.state === state) return;
+    this.state = state;
+    this.hooks.onState(state);
+  }
+
+  open() {
+    if (this.closed) return;
+    const version = this.hooks.version();
+    const source = new EventSource(api.eventsURL(this.path, version >= 0 ? version : null));
+    this.source = source;
+    source.onopen = () => {
+      if (this.source !== source) return;
+      this.openedAt = Date.now();
+      this.setState('open');
+      this.hooks.onOpen();
+    };
+    source.onmessage = (event) => {
+      if (this.source !== source) return;
+      this.backoff.reset();
+      let snapshot;
+      try { snapshot = JSON.parse(event.data); } catch { return; }
+      this.hooks.onSnapshot(snapshot);
+    };
+    source.onerror = () => {
+      if (this.source === source) this.drop();
+    };
+  }
+
+  /** Closes the stream and reopens it after the back-off (also the tests' debug hook). */
+  drop() {
+    if (this.source) this.source.close();
+    this.source = null;
+    if (this.closed) return;
+    this.setState('reconnecting');
+    clearTimeout(this.timer);
+    // A stream that stayed up a while earns a quick retry; one that keeps failing backs off.
+    if (this.openedAt && Date.now() - this.openedAt > STEADY_MS) this.backoff.reset();
+    this.openedAt = 0;
+    this.timer = setTimeout(() => this.reconnect(), this.backoff.next());
+  }
+
+  async reconnect() {
+    if (this.closed) return;
+    const verdict = await this.hooks.check();
+    if (verdict === 'stop') this.close();
+    else if (verdict === 'retry') this.drop();
+    else this.open();
+  }
+
+  /** Closes the stream for good. */
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    if (this.source) this.source.close();
+    this.source = null;
+    this.setState('closed');
+  }
+}

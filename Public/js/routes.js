@@ -1,0 +1,38 @@
+// routes.js — the route table, built from the server's screen catalogue (GET /api/views) instead
+// of a list kept here. "/" is home; each view's `url` and each child's `url` pattern is a route
+// whose `{param}` matches one path segment (an `integer` parameter only digits). A route shows
+// the template tpl-<name>, bound to the view model whose path is the page path without its
+// leading slash; its page title is `title`, or the snapshot's `titleMember` when that has a value.
+
+const HOME = { name: 'home', title: null, titleMember: null, pattern: /^\/$/, bound: false };
+
+/** [{name, title, titleMember, pattern, bound}] for "/" and every view and child in `views`. */
+export function routeTable(views) {
+  const routes = [HOME];
+  for (const view of views) {
+    routes.push(routeOf(view));
+    for (const child of view.children || []) routes.push(routeOf(child));
+  }
+  return routes;
+}
+
+function routeOf({ name, title, titleMember = null, url, parameters = {} }) {
+  return { name, title, titleMember, pattern: urlPattern(url, parameters), bound: true };
+}
+
+/** "/gallery/photos/{index}" with index an integer -> /^\/gallery\/photos\/(\d+)$/ */
+export function urlPattern(url, parameters = {}) {
+  const source = url.split(/(\{[^{}/]+\})/).map((part) => {
+    const param = /^\{([^{}/]+)\}$/.exec(part);
+    if (!param) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return (parameters[param[1]] || {}).type === 'integer' ? '(\\d+)' : '([^/]+)';
+  }).join('');
+  return new RegExp(`^${source}$`);
+}
+
+/** The route showing `pathname` and the path of its view model (null for unbound screens). */
+export function match(routes, pathname) {
+  const route = routes.find((r) => r.pattern.test(pathname));
+  if (!route) return null;
+  return { route, viewPath: route.bound ? pathname.slice(1) : null };
+}

@@ -1,0 +1,10 @@
+// screens/index.js — the few screens that need behaviour beyond the generic binder, by route name.
+// Every screen, listed here or not, is mounted the same way (app.js): its template tpl-<name>,
+// bound to its view model; a module here then gets mount(root, ctx, binder) and may return a
+// function that undoes what it did. Static imports: a screen can't be left half-loaded.
+
+import * as home from './home.js';
+import * as list from './list.js';
+import * as photo from './photo.js';
+
+export const SCREENS = { home, list, photo };
