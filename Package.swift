@@ -87,7 +87,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "BinderyRuntimeTests", dependencies: ["BinderyRuntime", "BinderyViewModelTesting"],
+            name: "BinderyRuntimeTests", dependencies: ["BinderyRuntime", "BinderyViewModelTesting", "BinderyTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -106,7 +106,7 @@ let package = Package(
         .testTarget(
             name: "BinderyIntegrationTests",
             dependencies: [
-                "BinderyBinding", "BinderyHTTP", "BinderyUpstream", "BinderyTestSupport",
+                "BinderyBinding", "BinderyHTTP", "BinderyRuntime", "BinderyUpstream", "BinderyTestSupport",
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: strictSettings

@@ -1,5 +1,6 @@
 import BinderyFeatures
 import BinderyHTTP
+import BinderyRuntime
 import BinderyUpstream
 import Logging
 import Synchronization
@@ -24,10 +25,18 @@ public final class BinderyApplication: Sendable {
     private let background = Mutex<[Task<Void, Never>]>([])
     private let readiness = ReadinessFlag()
 
+    /// Makes the screens a server serves from its upstream and a log for failures view models
+    /// swallow.
+    public typealias ScreenFactory = @Sendable (UpstreamProvider, @escaping @Sendable (String) -> Void) -> [Screen]
+
     /// Builds the application; nothing listens until ``start()``.
     ///
-    /// `clock` drives the upstream's latency, heartbeats and sweeps (tests may inject their own).
-    public init(configuration: BinderyConfiguration, logger: Logger, clock: any Clock<Duration> = ContinuousClock()) {
+    /// `clock` drives the upstream's latency, heartbeats and sweeps (tests may inject their own);
+    /// `screens` are the features' screens unless a test serves its own view models.
+    public init(
+        configuration: BinderyConfiguration, logger: Logger, clock: any Clock<Duration> = ContinuousClock(),
+        screens makeScreens: ScreenFactory = { FeatureScreens.all(upstream: $0, log: $1) }
+    ) {
         self.configuration = configuration
         self.logger = logger
         self.clock = clock
@@ -35,7 +44,7 @@ public final class BinderyApplication: Sendable {
         let upstream = UpstreamProvider(settings: configuration.upstream, clock: clock) { call in
             metrics.upstream(endpoint: call.endpoint.rawValue, duration: call.duration, failed: call.error != nil)
         }
-        let screens = FeatureScreens.all(upstream: upstream, log: { [logger] message in logger.warning("\(message)") })
+        let screens = makeScreens(upstream) { [logger] message in logger.warning("\(message)") }
         let sessions = SessionStore(limits: configuration.sessions, screens: screens)
         let streams = EventStreams(limits: configuration.streams)
         self.upstream = upstream

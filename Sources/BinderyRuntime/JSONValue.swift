@@ -45,6 +45,11 @@ extension JSONValue {
         }
     }
 
+    /// The elements, if this is an array.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let value) = self { value } else { nil }
+    }
+
     /// The members, if this is an object.
     public var objectValue: [String: JSONValue]? {
         if case .object(let value) = self { value } else { nil }

@@ -14,7 +14,8 @@ struct TestServer {
         sessions: SessionLimits = SessionLimits(),
         streams: StreamLimits = StreamLimits(),
         maxBodyBytes: Int = 64 * 1024,
-        clock: any Clock<Duration> = ContinuousClock()
+        clock: any Clock<Duration> = ContinuousClock(),
+        screens: BinderyApplication.ScreenFactory? = nil
     ) throws -> TestServer {
         var logger = Logger(label: "bindery-test")
         logger.logLevel = .error
@@ -25,7 +26,8 @@ struct TestServer {
             streams: streams,
             upstream: upstream
         )
-        let application = BinderyApplication(configuration: configuration, logger: logger, clock: clock)
+        let application = screens.map { BinderyApplication(configuration: configuration, logger: logger, clock: clock, screens: $0) }
+            ?? BinderyApplication(configuration: configuration, logger: logger, clock: clock)
         let port = try application.start()
         return TestServer(application: application, port: port)
     }
@@ -49,9 +51,10 @@ struct TestServer {
         sessions: SessionLimits = SessionLimits(),
         streams: StreamLimits = StreamLimits(),
         clock: any Clock<Duration> = ContinuousClock(),
+        screens: BinderyApplication.ScreenFactory? = nil,
         _ body: (TestServer) async throws -> T
     ) async throws -> T {
-        let server = try start(upstream: upstream, sessions: sessions, streams: streams, clock: clock)
+        let server = try start(upstream: upstream, sessions: sessions, streams: streams, clock: clock, screens: screens)
         do {
             let result = try await body(server)
             await server.application.shutdown()

@@ -1,4 +1,5 @@
 import BinderyRuntime
+import BinderyTestSupport
 import Observation
 
 /// A small view model for runtime tests: a name input, a count output, one command per

@@ -1,4 +1,5 @@
 import BinderyRuntime
+import BinderyTestSupport
 import Synchronization
 import Testing
 

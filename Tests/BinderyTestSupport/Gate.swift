@@ -2,12 +2,16 @@ import Synchronization
 
 /// A one-shot gate: `wait()` suspends until `open()`; cancellation ends the wait with an error.
 /// Lets tests hold deferred work at a known point without sleeping.
-final class Gate: Sendable {
+public final class Gate: Sendable {
     private let state = Mutex<(open: Bool, waiters: [UInt64: CheckedContinuation<Void, any Error>], next: UInt64)>(
         (false, [:], 0)
     )
 
-    func open() {
+    /// Creates a closed gate.
+    public init() {}
+
+    /// Opens the gate: every waiter goes on, and later waits do not wait.
+    public func open() {
         let waiters = state.withLock { state in
             state.open = true
             defer { state.waiters.removeAll() }
@@ -16,7 +20,8 @@ final class Gate: Sendable {
         waiters.forEach { $0.resume() }
     }
 
-    func wait() async throws {
+    /// Waits until the gate is open; throws `CancellationError` when cancelled first.
+    public func wait() async throws {
         let id = state.withLock { state in
             state.next += 1
             return state.next
