@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // libmicrohttpd from Debian, linked through pkg-config.
@@ -47,6 +48,12 @@ let package = Package(
         .target(
             name: "BinderyUpstream",
             resources: [.copy("Fixtures")],
+            swiftSettings: strictSettings
+        ),
+        // Durable session state: the store protocol, SQLite (GRDB) and in-memory backends. No HTTP inside.
+        .target(
+            name: "BinderyStore",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         // Features: form, list and gallery view models. No HTTP inside.
@@ -83,6 +90,7 @@ let package = Package(
             name: "BinderyHTTPTests", dependencies: ["BinderyHTTP", "BinderyTestSupport"], swiftSettings: strictSettings
         ),
         .testTarget(name: "BinderyRuntimeTests", dependencies: ["BinderyRuntime"], swiftSettings: strictSettings),
+        .testTarget(name: "BinderyStoreTests", dependencies: ["BinderyStore"], swiftSettings: strictSettings),
         .testTarget(
             name: "BinderyUpstreamTests",
             dependencies: ["BinderyUpstream", .product(name: "Clocks", package: "swift-clocks")],

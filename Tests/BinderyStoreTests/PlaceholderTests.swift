@@ -1,0 +1,4 @@
+import Testing
+@testable import BinderyStore
+
+@Test func placeholder() {}
