@@ -53,10 +53,14 @@ public final class SQLiteStore: SessionStateStore {
         committer.statistics
     }
 
-    /// Waits for the running transaction, then closes the database: later operations throw
+    /// Waits for the running transaction, folds the WAL back into the file (so the file alone
+    /// holds everything), then closes the database: later operations throw
     /// ``StoreError/unavailable(reason:)``.
     public func close() async throws {
         await committer.waitUntilIdle()
+        _ = try await database.writeWithoutTransaction { db in
+            try db.checkpoint(.truncate)
+        }
         try database.close()
     }
 

@@ -1,4 +1,0 @@
-import Testing
-@testable import BinderyStore
-
-@Test func placeholder() {}
