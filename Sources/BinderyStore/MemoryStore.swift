@@ -68,4 +68,7 @@ public final class MemoryStore: SessionStateStore {
     public func markRunningCommandsInterrupted() async throws -> [ViewModelKey] {
         state.withLock { $0.markRunningCommandsInterrupted() }
     }
+
+    /// Does nothing: memory has nothing to flush, and the state ends with the process.
+    public func close() async throws {}
 }

@@ -82,6 +82,8 @@ public final class SQLiteStore: SessionStateStore {
             return try await database.read(work)
         } catch let error as StoreError {
             throw error
+        } catch let error as CancellationError {
+            throw error
         } catch {
             throw StoreError.unavailable(reason: GroupCommitter.reason(for: error))
         }

@@ -44,4 +44,7 @@ public protocol SessionStateStore: Sendable {
     /// Marks every running deferred command interrupted (call it once at start-up, before serving);
     /// returns the view models concerned.
     func markRunningCommandsInterrupted() async throws -> [ViewModelKey]
+
+    /// Finishes the writes under way and releases the store (at shutdown); later writes fail.
+    func close() async throws
 }

@@ -28,6 +28,24 @@ struct SQLiteFileTests {
         }
     }
 
+    @Test func acknowledgedWritesAreThereWithoutACleanClose() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("bindery.sqlite").path
+            // The first store is never closed: its committed transactions are only in the WAL, as
+            // after a `kill -9`. A second opener (a restarted process) must see all of them.
+            let crashed = try SQLiteStore(path: path)
+            _ = try await crashed.createSession(tokenHash(1), at: t0)
+            try await crashed.commit([write(key(1), expected: nil, version: 1)])
+            try await crashed.commit([write(key(1), expected: 1, version: 2)])
+            #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+
+            let restarted = try SQLiteStore(path: path)
+            #expect(try await restarted.viewModels(of: tokenHash(1)).map(\.version) == [2])
+            #expect(versionNumbers(try await restarted.versions(of: key(1), after: 0)) == [1, 2])
+            try await restarted.close()
+        }
+    }
+
     @Test func runningCommandsComeBackInterruptedAfterAReopen() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("bindery.sqlite").path
