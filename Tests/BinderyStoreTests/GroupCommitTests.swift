@@ -47,7 +47,9 @@ struct GroupCommitTests {
                 for byte: UInt8 in 1...20 {
                     group.addTask {
                         for version in 1...10 {
-                            try await store.commit([write(key(byte), expected: version == 1 ? nil : version - 1, version: version)])
+                            try await store.commit([
+                                write(key(byte), expected: version == 1 ? nil : version - 1, version: version)
+                            ])
                         }
                     }
                 }
@@ -72,9 +74,11 @@ struct GroupCommitTests {
             store.committer.hold()
 
             let first = Task { try await store.commit([write(key(1), expected: nil, version: 1)]) }
-            let conflicting = Task { try await store.commit([
-                write(key(2, "list"), expected: nil, version: 1), write(key(2), expected: 5, version: 6),
-            ]) }
+            let conflicting = Task {
+                try await store.commit([
+                    write(key(2, "list"), expected: nil, version: 1), write(key(2), expected: 5, version: 6),
+                ])
+            }
             let third = Task { try await store.commit([write(key(3), expected: nil, version: 1)]) }
             await store.committer.waitUntilQueued(3)
             store.committer.release()

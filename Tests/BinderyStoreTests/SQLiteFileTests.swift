@@ -18,7 +18,9 @@ struct SQLiteFileTests {
             try await store.close()
 
             let reopened = try SQLiteStore(path: path, logPolicy: VersionLogPolicy(maxCount: 2, maxAge: 3600))
-            #expect(try await reopened.session(tokenHash(1)) == StoredSession(tokenHash: tokenHash(1), createdAt: t0, lastUsedAt: at(9)))
+            #expect(
+                try await reopened.session(tokenHash(1))
+                    == StoredSession(tokenHash: tokenHash(1), createdAt: t0, lastUsedAt: at(9)))
             #expect(try await reopened.viewModels(of: tokenHash(1)).map(\.version) == [3])
             #expect(versionNumbers(try await reopened.versions(of: key(1), after: 1)) == [2, 3])
             #expect(try await reopened.versions(of: key(1), after: 0) == .unavailable)

@@ -7,7 +7,9 @@ struct StoreLocationTests {
     @Test func knownLocationsParse() throws {
         #expect(try StoreLocation(parsing: "memory") == .memory)
         #expect(try StoreLocation(parsing: "sqlite:.bindery/bindery.sqlite") == .default)
-        #expect(try StoreLocation(parsing: "sqlite:/var/lib/bindery/state.sqlite") == .sqlite(path: "/var/lib/bindery/state.sqlite"))
+        #expect(
+            try StoreLocation(parsing: "sqlite:/var/lib/bindery/state.sqlite")
+                == .sqlite(path: "/var/lib/bindery/state.sqlite"))
         #expect(try StoreLocation(parsing: "postgres://db/bindery") == .postgres(url: "postgres://db/bindery"))
         #expect(try StoreLocation(parsing: "postgresql://db/bindery") == .postgres(url: "postgresql://db/bindery"))
     }
@@ -29,7 +31,8 @@ struct StoreLocationTests {
         let location = try StoreLocation(parsing: "postgres://app:s3cret@db/bindery")
         #expect(location.description == "postgres://app:***@db/bindery")
         let error = #expect(throws: StoreLocationError.self) { try location.open() }
-        #expect(error?.description == "invalid store \"postgres://app:***@db/bindery\": PostgreSQL is not supported yet")
+        #expect(
+            error?.description == "invalid store \"postgres://app:***@db/bindery\": PostgreSQL is not supported yet")
     }
 
     @Test func memoryOpensAMemoryStore() throws {

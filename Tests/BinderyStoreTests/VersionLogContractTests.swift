@@ -13,7 +13,9 @@ struct VersionLogContractTests {
         }
     }
 
-    private func storeWithSession(_ backend: Backend, _ policy: VersionLogPolicy = VersionLogPolicy()) async throws -> any SessionStateStore {
+    private func storeWithSession(_ backend: Backend, _ policy: VersionLogPolicy = VersionLogPolicy()) async throws
+        -> any SessionStateStore
+    {
         let store = try backend.makeStore(logPolicy: policy)
         _ = try await store.createSession(tokenHash(1), at: t0)
         return store

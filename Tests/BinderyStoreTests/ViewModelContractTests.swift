@@ -9,7 +9,9 @@ struct ViewModelContractTests {
     func writesAreLoadedBackOrderedByPath(_ backend: Backend) async throws {
         let store = try backend.makeStore()
         _ = try await store.createSession(tokenHash(1), at: t0)
-        try await store.commit([write(key(1, "list"), expected: nil, version: 1), write(key(1, "form"), expected: nil, version: 4)])
+        try await store.commit([
+            write(key(1, "list"), expected: nil, version: 1), write(key(1, "form"), expected: nil, version: 4),
+        ])
         try await store.commit([write(key(1, "form"), expected: 4, version: 5)])
 
         let records = try await store.viewModels(of: tokenHash(1))
@@ -65,7 +67,9 @@ struct ViewModelContractTests {
         #expect(try await store.viewModels(of: tokenHash(1)).map(\.key.path) == ["list"])
 
         // Writes in one batch chain: the second expects the first.
-        try await store.commit([write(key(1, "list"), expected: 1, version: 2), write(key(1, "list"), expected: 2, version: 3)])
+        try await store.commit([
+            write(key(1, "list"), expected: 1, version: 2), write(key(1, "list"), expected: 2, version: 3),
+        ])
         #expect(try await store.viewModels(of: tokenHash(1)).map(\.version) == [3])
     }
 
