@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // libmicrohttpd from Debian, linked through pkg-config.
@@ -49,6 +50,12 @@ let package = Package(
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
+        // Durable session state: the store protocol, SQLite (GRDB) and in-memory backends. No HTTP inside.
+        .target(
+            name: "BinderyStore",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
         // Features: form, list and gallery view models. No HTTP inside.
         .target(
             name: "BinderyFeatures",
@@ -59,7 +66,7 @@ let package = Package(
         .target(
             name: "BinderyBinding",
             dependencies: [
-                "BinderyHTTP", "BinderyRuntime", "BinderyFeatures", "BinderyUpstream",
+                "BinderyHTTP", "BinderyRuntime", "BinderyFeatures", "BinderyUpstream", "BinderyStore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -90,6 +97,7 @@ let package = Package(
             name: "BinderyRuntimeTests", dependencies: ["BinderyRuntime", "BinderyViewModelTesting", "BinderyTestSupport"],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "BinderyStoreTests", dependencies: ["BinderyStore"], swiftSettings: strictSettings),
         .testTarget(
             name: "BinderyUpstreamTests",
             dependencies: ["BinderyUpstream", .product(name: "Clocks", package: "swift-clocks")],

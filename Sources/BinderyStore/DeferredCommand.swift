@@ -1,0 +1,23 @@
+import Foundation
+
+/// A deferred command that was started and has not finished: enough to report it after a crash.
+public struct DeferredCommand: Hashable, Sendable {
+    /// The command's name, as the view model declares it.
+    public var name: String
+    /// When the command started, as given by the caller.
+    public var startedAt: Date
+
+    /// A running command.
+    public init(name: String, startedAt: Date) {
+        self.name = name
+        self.startedAt = startedAt
+    }
+}
+
+/// What the store knows of a view model's deferred command.
+public enum CommandState: Hashable, Sendable {
+    /// The command was running when last written, and the process is believed to be alive.
+    case running(DeferredCommand)
+    /// The command was running when the process stopped: it will never finish.
+    case interrupted(DeferredCommand)
+}

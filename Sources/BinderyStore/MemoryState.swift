@@ -1,0 +1,107 @@
+import Foundation
+
+/// Everything a ``MemoryStore`` holds, with the store's rules as plain mutating methods.
+struct MemoryState {
+    /// One view model: its record, its log (oldest first) and the version the log covers from.
+    struct Entry {
+        var record: ViewModelRecord
+        var log: [LoggedVersion]
+        /// The log holds every version above this one.
+        var logFloor: Int
+    }
+
+    let logPolicy: VersionLogPolicy
+    var sessions: [SessionTokenHash: StoredSession] = [:]
+    var viewModels: [SessionTokenHash: [String: Entry]] = [:]
+
+    init(logPolicy: VersionLogPolicy) {
+        self.logPolicy = logPolicy
+    }
+
+    mutating func createSession(_ hash: SessionTokenHash, at time: Date) throws(StoreError) -> StoredSession {
+        guard sessions[hash] == nil else { throw .sessionExists(hash) }
+        let session = StoredSession(tokenHash: hash, createdAt: time, lastUsedAt: time)
+        sessions[hash] = session
+        return session
+    }
+
+    mutating func touchSession(_ hash: SessionTokenHash, at time: Date) throws(StoreError) {
+        guard let session = sessions[hash] else { throw .sessionNotFound(hash) }
+        sessions[hash]?.lastUsedAt = max(session.lastUsedAt, time)
+    }
+
+    /// Checks every write against the stored versions (and the batch's earlier writes) first, then
+    /// applies them all, so a refused batch changes nothing.
+    mutating func commit(_ writes: [ViewModelWrite]) throws(StoreError) {
+        var versions: [ViewModelKey: Int] = [:]
+        for write in writes {
+            let key = write.key
+            guard sessions[key.session] != nil else { throw .sessionNotFound(key.session) }
+            let stored = versions[key] ?? viewModels[key.session]?[key.path]?.record.version
+            guard write.expected == stored else { throw .conflict(key, expected: write.expected, stored: stored) }
+            guard write.version > (write.expected ?? Int.min) else {
+                throw .versionNotIncreasing(key, expected: write.expected, version: write.version)
+            }
+            versions[key] = write.version
+        }
+        for write in writes {
+            apply(write)
+        }
+    }
+
+    private mutating func apply(_ write: ViewModelWrite) {
+        let key = write.key
+        let command = write.runningCommand.map(CommandState.running)
+        let record = ViewModelRecord(key: key, version: write.version, state: write.state, command: command)
+        var entry = viewModels[key.session]?[key.path] ?? Entry(record: record, log: [], logFloor: write.version - 1)
+        entry.record = record
+        if let snapshot = write.snapshot {
+            entry.log.append(LoggedVersion(version: write.version, snapshot: snapshot, loggedAt: write.at))
+        } else {
+            entry.log = []
+            entry.logFloor = write.version
+        }
+        let newestFirst = entry.log.reversed().map { (version: $0.version, loggedAt: $0.loggedAt) }
+        if let dropped = logPolicy.highestDroppedVersion(newestFirst: newestFirst, now: write.at) {
+            entry.log.removeAll { $0.version <= dropped }
+            entry.logFloor = max(entry.logFloor, dropped)
+        }
+        viewModels[key.session, default: [:]][key.path] = entry
+        if let lastUsedAt = sessions[key.session]?.lastUsedAt {
+            sessions[key.session]?.lastUsedAt = max(lastUsedAt, write.at)
+        }
+    }
+
+    func versions(of key: ViewModelKey, after version: Int) -> VersionHistory {
+        guard let entry = viewModels[key.session]?[key.path],
+            version >= entry.logFloor, version <= entry.record.version
+        else { return .unavailable }
+        return .versions(entry.log.filter { $0.version > version })
+    }
+
+    mutating func deleteSession(_ hash: SessionTokenHash) -> Bool {
+        viewModels[hash] = nil
+        return sessions.removeValue(forKey: hash) != nil
+    }
+
+    /// Sessions least recently used first.
+    var sessionsByUse: [StoredSession] {
+        sessions.values.sorted { $0.isLessRecentlyUsed(than: $1) }
+    }
+
+    mutating func delete(_ doomed: [StoredSession]) -> [SessionTokenHash] {
+        doomed.map(\.tokenHash).filter { deleteSession($0) }
+    }
+
+    mutating func markRunningCommandsInterrupted() -> [ViewModelKey] {
+        var marked: [ViewModelKey] = []
+        for (hash, entries) in viewModels {
+            for (path, entry) in entries {
+                guard case .running(let command) = entry.record.command else { continue }
+                viewModels[hash]?[path]?.record.command = .interrupted(command)
+                marked.append(entry.record.key)
+            }
+        }
+        return marked.sorted { $0.session == $1.session ? $0.path < $1.path : $0.session.precedes($1.session) }
+    }
+}

@@ -1,0 +1,50 @@
+import GRDB
+
+/// The tables: sessions, one row per view model, and each view model's version log. Deleting a
+/// session cascades to the rest.
+extension SQLiteStore {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE session (
+                        token_hash BLOB PRIMARY KEY NOT NULL,
+                        created_at DOUBLE NOT NULL,
+                        last_used_at DOUBLE NOT NULL
+                    ) WITHOUT ROWID;
+                    CREATE INDEX session_by_use ON session (last_used_at, created_at, token_hash);
+                    CREATE TABLE view_model (
+                        session BLOB NOT NULL REFERENCES session (token_hash) ON DELETE CASCADE,
+                        path TEXT NOT NULL,
+                        version INTEGER NOT NULL,
+                        state BLOB NOT NULL,
+                        command_name TEXT,
+                        command_started_at DOUBLE,
+                        command_interrupted BOOLEAN NOT NULL DEFAULT 0,
+                        log_floor INTEGER NOT NULL,
+                        PRIMARY KEY (session, path)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE version_log (
+                        session BLOB NOT NULL,
+                        path TEXT NOT NULL,
+                        version INTEGER NOT NULL,
+                        snapshot BLOB NOT NULL,
+                        logged_at DOUBLE NOT NULL,
+                        PRIMARY KEY (session, path, version),
+                        FOREIGN KEY (session, path) REFERENCES view_model (session, path) ON DELETE CASCADE
+                    ) WITHOUT ROWID;
+                    """
+            )
+        }
+        return migrator
+    }
+
+    /// Fails unless `PRAGMA quick_check` says `ok`: a damaged file stops start-up.
+    static func checkIntegrity(_ db: Database) throws {
+        let results = try String.fetchAll(db, sql: "PRAGMA quick_check")
+        guard results == ["ok"] else {
+            throw StoreError.unavailable(reason: "integrity check failed: \(results.prefix(3).joined(separator: "; "))")
+        }
+    }
+}

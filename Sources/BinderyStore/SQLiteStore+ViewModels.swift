@@ -1,0 +1,81 @@
+import Foundation
+import GRDB
+
+/// View models: load, commit with version checks, version log, interrupted commands.
+extension SQLiteStore {
+    /// Every view-model record of the session, ordered by path.
+    public func viewModels(of tokenHash: SessionTokenHash) async throws -> [ViewModelRecord] {
+        try await read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT path, version, state, command_name, command_started_at, command_interrupted
+                    FROM view_model WHERE session = ?
+                    """,
+                arguments: [tokenHash.bytes]
+            )
+            return rows.map { Self.record(from: $0, session: tokenHash) }.sorted { $0.key.path < $1.key.path }
+        }
+    }
+
+    /// Applies a batch of writes all together or not at all.
+    public func commit(_ writes: [ViewModelWrite]) async throws {
+        guard !writes.isEmpty else { return }
+        let policy = logPolicy
+        try await committer.submit { db in
+            for write in writes {
+                try Self.apply(write, policy: policy, in: db)
+            }
+        }
+    }
+
+    /// The logged versions of a view model after `version`.
+    public func versions(of key: ViewModelKey, after version: Int) async throws -> VersionHistory {
+        try await read { db in
+            let arguments: StatementArguments = [key.session.bytes, key.path]
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT version, log_floor FROM view_model WHERE session = ? AND path = ?",
+                    arguments: arguments
+                ),
+                version >= row[1] as Int, version <= row[0] as Int
+            else { return .unavailable }
+            let entries = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT version, snapshot, logged_at FROM version_log
+                    WHERE session = ? AND path = ? AND version > ? ORDER BY version
+                    """,
+                arguments: arguments + [version]
+            )
+            return .versions(
+                entries.map { LoggedVersion(version: $0[0], snapshot: $0[1], loggedAt: Date(storeValue: $0[2])) }
+            )
+        }
+    }
+
+    /// Marks every running deferred command interrupted.
+    public func markRunningCommandsInterrupted() async throws -> [ViewModelKey] {
+        try await committer.submit { db in
+            let running = "command_name IS NOT NULL AND command_interrupted = 0"
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT session, path FROM view_model WHERE \(running) ORDER BY session, path"
+            )
+            try db.execute(sql: "UPDATE view_model SET command_interrupted = 1 WHERE \(running)")
+            return rows.compactMap { row in
+                SessionTokenHash(bytes: row[0]).map { ViewModelKey(session: $0, path: row[1]) }
+            }
+        }
+    }
+
+    private static func record(from row: Row, session: SessionTokenHash) -> ViewModelRecord {
+        var command: CommandState?
+        if let name: String = row[3], let startedAt: Double = row[4] {
+            let deferred = DeferredCommand(name: name, startedAt: Date(storeValue: startedAt))
+            command = (row[5] as Bool) ? .interrupted(deferred) : .running(deferred)
+        }
+        return ViewModelRecord(
+            key: ViewModelKey(session: session, path: row[0]), version: row[1], state: row[2], command: command
+        )
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// Durable session state: sessions, each view model's persisted state and version, and a bounded
+/// log of recent versions. Shaped for an embedded backend (SQLite) and a shared one (PostgreSQL):
+/// every view-model write carries the version it replaces and is refused with
+/// ``StoreError/conflict(_:expected:stored:)`` if that is not the stored one.
+///
+/// Times are always given by the caller, so tests control them. A write returns only after the
+/// transaction holding it has committed.
+public protocol SessionStateStore: Sendable {
+    /// Creates a session; throws ``StoreError/sessionExists(_:)`` if the hash is taken.
+    func createSession(_ tokenHash: SessionTokenHash, at time: Date) async throws -> StoredSession
+
+    /// The session with this token hash, or `nil`.
+    func session(_ tokenHash: SessionTokenHash) async throws -> StoredSession?
+
+    /// Records a use of the session at `time` (never moving its last use backwards); throws
+    /// ``StoreError/sessionNotFound(_:)`` if it does not exist.
+    func touchSession(_ tokenHash: SessionTokenHash, at time: Date) async throws
+
+    /// Every view-model record of the session, ordered by path; empty for an unknown session.
+    func viewModels(of tokenHash: SessionTokenHash) async throws -> [ViewModelRecord]
+
+    /// Applies a batch of writes all together or not at all, checking each write's expected
+    /// version; also moves each written session's last use to the write's time.
+    func commit(_ writes: [ViewModelWrite]) async throws
+
+    /// The logged versions of a view model after `version`, or ``VersionHistory/unavailable`` when
+    /// the log no longer reaches back to `version + 1`.
+    func versions(of key: ViewModelKey, after version: Int) async throws -> VersionHistory
+
+    /// Deletes a session and everything of it; returns whether it existed.
+    @discardableResult
+    func deleteSession(_ tokenHash: SessionTokenHash) async throws -> Bool
+
+    /// Deletes every session last used before `cutoff`; returns their hashes, least recently used
+    /// first.
+    func purgeSessions(idleSince cutoff: Date) async throws -> [SessionTokenHash]
+
+    /// Keeps the `maximum` most recently used sessions and deletes the others; returns the deleted
+    /// hashes, least recently used first.
+    func evictSessions(beyond maximum: Int) async throws -> [SessionTokenHash]
+
+    /// Marks every running deferred command interrupted (call it once at start-up, before serving);
+    /// returns the view models concerned.
+    func markRunningCommandsInterrupted() async throws -> [ViewModelKey]
+
+    /// Finishes the writes under way and releases the store (at shutdown); later writes fail.
+    func close() async throws
+}

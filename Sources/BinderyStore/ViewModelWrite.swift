@@ -1,0 +1,39 @@
+import Foundation
+
+/// One view model's new state, written only if the stored version is still the expected one.
+public struct ViewModelWrite: Hashable, Sendable {
+    /// Which view model is written; its session must exist.
+    public var key: ViewModelKey
+    /// The version this write replaces: `nil` for the first write of this view model.
+    public var expected: Int?
+    /// The new version; greater than `expected` (versions never go backwards).
+    public var version: Int
+    /// Opaque JSON bytes: the inputs and the command results that cannot be re-derived.
+    public var state: Data
+    /// The full snapshot at `version`, appended to the version log; `nil` leaves a gap, so clients
+    /// older than `version` get a full snapshot instead of the log.
+    public var snapshot: Data?
+    /// The deferred command running after this write, or `nil` when none is.
+    public var runningCommand: DeferredCommand?
+    /// When the write happened: the log entry's time and the session's last use.
+    public var at: Date
+
+    /// A write.
+    public init(
+        key: ViewModelKey,
+        expected: Int?,
+        version: Int,
+        state: Data,
+        snapshot: Data?,
+        runningCommand: DeferredCommand? = nil,
+        at: Date
+    ) {
+        self.key = key
+        self.expected = expected
+        self.version = version
+        self.state = state
+        self.snapshot = snapshot
+        self.runningCommand = runningCommand
+        self.at = at
+    }
+}

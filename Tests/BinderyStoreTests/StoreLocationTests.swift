@@ -1,0 +1,41 @@
+import Testing
+
+@testable import BinderyStore
+
+@Suite("Store locations")
+struct StoreLocationTests {
+    @Test func knownLocationsParse() throws {
+        #expect(try StoreLocation(parsing: "memory") == .memory)
+        #expect(try StoreLocation(parsing: "sqlite:.bindery/bindery.sqlite") == .default)
+        #expect(
+            try StoreLocation(parsing: "sqlite:/var/lib/bindery/state.sqlite")
+                == .sqlite(path: "/var/lib/bindery/state.sqlite"))
+        #expect(try StoreLocation(parsing: "postgres://db/bindery") == .postgres(url: "postgres://db/bindery"))
+        #expect(try StoreLocation(parsing: "postgresql://db/bindery") == .postgres(url: "postgresql://db/bindery"))
+    }
+
+    @Test func descriptionsParseBack() throws {
+        for text in ["memory", "sqlite:.bindery/bindery.sqlite", "postgres://db:5432/bindery"] {
+            #expect(try StoreLocation(parsing: text).description == text)
+        }
+    }
+
+    @Test func anythingElseIsAClearError() {
+        for text in ["", "sqlite:", "mysql://db", "Memory", "file:/tmp/x"] {
+            let error = #expect(throws: StoreLocationError.self) { try StoreLocation(parsing: text) }
+            #expect(error?.description.hasPrefix("invalid store \"\(text)\": ") == true)
+        }
+    }
+
+    @Test func postgresIsRecognisedButNotSupportedYet() throws {
+        let location = try StoreLocation(parsing: "postgres://app:s3cret@db/bindery")
+        #expect(location.description == "postgres://app:***@db/bindery")
+        let error = #expect(throws: StoreLocationError.self) { try location.open() }
+        #expect(
+            error?.description == "invalid store \"postgres://app:***@db/bindery\": PostgreSQL is not supported yet")
+    }
+
+    @Test func memoryOpensAMemoryStore() throws {
+        #expect(try StoreLocation.memory.open() is MemoryStore)
+    }
+}
