@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // libmicrohttpd from Debian, linked through pkg-config.
@@ -67,6 +68,7 @@ let package = Package(
             name: "BinderyBinding",
             dependencies: [
                 "BinderyHTTP", "BinderyRuntime", "BinderyFeatures", "BinderyUpstream", "BinderyStore",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -77,7 +79,7 @@ let package = Package(
         .executableTarget(
             name: "bindery",
             dependencies: [
-                "BinderyBinding",
+                "BinderyBinding", "BinderyStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

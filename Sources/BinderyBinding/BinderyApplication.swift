@@ -1,6 +1,7 @@
 import BinderyFeatures
 import BinderyHTTP
 import BinderyRuntime
+import BinderyStore
 import BinderyUpstream
 import Logging
 import Synchronization
@@ -19,6 +20,8 @@ public final class BinderyApplication: Sendable {
     public let upstream: UpstreamProvider
     /// The Prometheus metrics served at `/metrics`.
     public let metrics: BinderyMetrics
+    /// Where sessions last.
+    private let store: any SessionStateStore
     private let server: HTTPServer
     private let logger: Logger
     private let clock: any Clock<Duration>
@@ -31,12 +34,15 @@ public final class BinderyApplication: Sendable {
 
     /// Builds the application; nothing listens until ``start()``.
     ///
+    /// `store` keeps sessions across restarts (open it with ``BinderyStore/StoreLocation``);
     /// `clock` drives the upstream's latency, heartbeats and sweeps (tests may inject their own);
     /// `screens` are the features' screens unless a test serves its own view models.
     public init(
-        configuration: BinderyConfiguration, logger: Logger, clock: any Clock<Duration> = ContinuousClock(),
+        configuration: BinderyConfiguration, logger: Logger, store: any SessionStateStore = MemoryStore(),
+        clock: any Clock<Duration> = ContinuousClock(),
         screens makeScreens: ScreenFactory = { FeatureScreens.all(upstream: $0, log: $1) }
     ) {
+        self.store = store
         self.configuration = configuration
         self.logger = logger
         self.clock = clock
@@ -45,7 +51,7 @@ public final class BinderyApplication: Sendable {
             metrics.upstream(endpoint: call.endpoint.rawValue, duration: call.duration, failed: call.error != nil)
         }
         let screens = makeScreens(upstream) { [logger] message in logger.warning("\(message)") }
-        let sessions = SessionStore(limits: configuration.sessions, screens: screens)
+        let sessions = SessionStore(limits: configuration.sessions, screens: screens, store: store)
         let streams = EventStreams(limits: configuration.streams)
         self.upstream = upstream
         self.metrics = metrics
@@ -77,7 +83,7 @@ public final class BinderyApplication: Sendable {
             tasks.append(Task {
                 while !Task.isCancelled {
                     do { try await clock.sleep(for: interval) } catch { return }
-                    sessions.sweep()
+                    await sessions.sweep()
                 }
             })
         }
@@ -97,6 +103,11 @@ public final class BinderyApplication: Sendable {
         }
         sessions.closeAll()
         await server.shutdown()
+        do {
+            try await store.close()
+        } catch {
+            logger.error("Could not close the store: \(error)")
+        }
         logger.info("Bindery stopped")
     }
 }

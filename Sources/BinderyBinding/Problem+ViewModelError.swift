@@ -52,6 +52,12 @@ extension Problem {
                 detail: "'\(name)' already has \(limit) executions waiting; try again when one has finished.",
                 extensions: ["command": name]
             )
+        case .storeUnavailable:
+            self.init(
+                status: .serviceUnavailable, title: "Storage unavailable",
+                detail: "The change could not be saved, so nothing changed. Try again in a moment.",
+                headers: [.retryAfter: "1"]
+            )
         case .commandNotRunning(let name):
             self.init(
                 status: .conflict, title: "Command not running",

@@ -26,13 +26,14 @@ public struct SessionResolver: Sendable {
         }
     }
 
-    /// The request's session, created when the request carries no valid cookie.
+    /// The request's session, restored from the store when it is not in memory, and created
+    /// when the request carries no valid cookie.
     ///
     /// Returns the `Set-Cookie` value to send when a session was created.
-    func session(for request: Request) throws(Problem) -> (session: Session, setCookie: String?) {
+    func session(for request: Request) async throws(Problem) -> (session: Session, setCookie: String?) {
         switch credential(in: request) {
         case .bearer(let token):
-            guard let session = store.session(for: token) else {
+            guard let session = try await restore(token) else {
                 throw Problem(
                     status: .unauthorized, title: "Unknown session",
                     detail: "The bearer token is unknown or expired; create a session with POST /api/sessions.",
@@ -41,12 +42,24 @@ public struct SessionResolver: Sendable {
             }
             return (session, nil)
         case .cookie(let token):
-            if let session = store.session(for: token) { return (session, nil) }
+            if let session = try await restore(token) { return (session, nil) }
         case nil:
             break
         }
-        let session = store.create()
-        return (session, Self.cookie(for: session))
+        do {
+            let session = try await store.create()
+            return (session, Self.cookie(for: session))
+        } catch {
+            throw Problem(error)
+        }
+    }
+
+    private func restore(_ token: Substring) async throws(Problem) -> Session? {
+        do {
+            return try await store.restore(token)
+        } catch {
+            throw Problem(error)
+        }
     }
 
     /// The `Set-Cookie` value that carries a session's token.

@@ -1,54 +1,61 @@
 import BinderyRuntime
+import BinderyStore
+import Foundation
 import Synchronization
 
-/// The live sessions, by token: creation, lookup, idle expiry and least-recently-used eviction.
+/// The live sessions, by token: creation, lookup, idle expiry and least-recently-used eviction,
+/// in memory in front of the durable store.
 ///
-/// Lookups are synchronous under a lock, so a cached read needs no task hop.
+/// Lookups of live sessions are synchronous under a lock, so a cached read needs no task hop.
+/// A session that is not in memory (after a restart, or evicted from memory) is restored from
+/// the store on its first request; memory is a cache, the store is what lasts.
 public final class SessionStore: Sendable {
     private let sessions = Mutex<[String: Session]>([:])
+    private let restoring = Mutex<[String: Task<Session?, any Error>]>([:])
     private let limits: SessionLimits
     private let screens: [Screen]
+    private let store: any SessionStateStore
     private let now: @Sendable () -> ContinuousClock.Instant
+    private let wallClock: @Sendable () -> Date
 
-    /// Creates a store whose sessions' graphs serve `screens`.
+    /// Creates a store whose sessions' graphs serve `screens` and commit to `store`.
     ///
-    /// `now` is the clock for idle expiry; tests pass one they advance by hand.
+    /// `now` is the clock for idle expiry and `wallClock` the time written to the store; tests
+    /// pass ones they advance by hand.
     public init(
         limits: SessionLimits,
         screens: [Screen],
-        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+        store: any SessionStateStore = MemoryStore(),
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
+        wallClock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.limits = limits
         self.screens = screens
+        self.store = store
         self.now = now
+        self.wallClock = wallClock
     }
 
-    /// The number of live sessions.
+    /// The number of live sessions in memory.
     public var count: Int { sessions.withLock { $0.count } }
 
-    /// Creates a session, evicting the least recently used one when the store is full.
-    public func create() -> Session {
-        let instant = now()
-        let session = Session(
-            token: SessionToken.make(), logID: SessionToken.makeLogID(),
-            graph: ViewModelGraph(screens: screens), now: instant
-        )
-        let evicted = sessions.withLock { sessions -> [Session] in
-            var evicted = Self.removeExpired(from: &sessions, before: instant - limits.idleTimeout)
-            while sessions.count >= limits.maxSessions,
-                let oldest = sessions.values.min(by: { $0.lastUsedAt < $1.lastUsedAt })
-            {
-                sessions[oldest.token] = nil
-                evicted.append(oldest)
-            }
-            sessions[session.token] = session
-            return evicted
+    /// Creates a session, committed to the store before it is answered; the least recently used
+    /// session leaves memory when memory is full (it stays in the store).
+    public func create() async throws(ViewModelError) -> Session {
+        let token = SessionToken.make()
+        let hash = SessionTokenHash(token: token)
+        do {
+            _ = try await store.createSession(hash, at: wallClock())
+        } catch {
+            throw .storeUnavailable
         }
-        close(evicted)
+        let session = makeSession(token: token, hash: hash, restored: [:])
+        insert(session)
         return session
     }
 
-    /// The live session with this token, marked as used; nil for unknown or expired tokens.
+    /// The live session with this token, marked as used; nil for unknown or expired tokens and
+    /// for sessions that are only in the store (see ``restore(_:)``).
     public func session(for token: Substring) -> Session? {
         guard SessionToken.isWellFormed(token) else { return nil }
         let instant = now()
@@ -65,12 +72,40 @@ public final class SessionStore: Sendable {
         return found
     }
 
-    /// Closes every session idle for longer than the limit; returns how many were closed.
+    /// The session with this token: the live one, or the one the store keeps, restored (its
+    /// view models come back lazily with their versions). Nil for unknown or idle-expired ones.
+    public func restore(_ token: Substring) async throws(ViewModelError) -> Session? {
+        if let live = session(for: token) { return live }
+        guard SessionToken.isWellFormed(token) else { return nil }
+        let key = String(token)
+        let task = restoring.withLock { restoring in
+            if let running = restoring[key] { return running }
+            let task = Task { try await self.load(key) }
+            restoring[key] = task
+            return task
+        }
+        defer { _ = restoring.withLock { $0.removeValue(forKey: key) } }
+        do {
+            return try await task.value
+        } catch {
+            throw .storeUnavailable
+        }
+    }
+
+    /// Closes sessions idle for longer than the limit, in memory and in the store, keeps at most
+    /// `maxSessions` in the store, and records the use of live ones; returns how many were closed
+    /// in memory.
     @discardableResult
-    public func sweep() -> Int {
+    public func sweep() async -> Int {
         let instant = now()
-        let expired = sessions.withLock { Self.removeExpired(from: &$0, before: instant - limits.idleTimeout) }
+        let (expired, live) = sessions.withLock { sessions in
+            (Self.removeExpired(from: &sessions, before: instant - limits.idleTimeout), Array(sessions.values))
+        }
         close(expired)
+        let wall = wallClock()
+        for session in live { try? await store.touchSession(session.tokenHash, at: wall - (instant - session.lastUsedAt).timeInterval) }
+        _ = try? await store.purgeSessions(idleSince: wall - limits.idleTimeout.timeInterval)
+        _ = try? await store.evictSessions(beyond: limits.maxSessions)
         return expired.count
     }
 
@@ -80,6 +115,45 @@ public final class SessionStore: Sendable {
             defer { sessions.removeAll() }
             return Array(sessions.values)
         })
+    }
+
+    private func load(_ token: String) async throws -> Session? {
+        let hash = SessionTokenHash(token: token)
+        guard let stored = try await store.session(hash) else { return nil }
+        guard wallClock().timeIntervalSince(stored.lastUsedAt) <= limits.idleTimeout.timeInterval else { return nil }
+        if let live = session(for: token[...]) { return live }
+        let restored = StorePersistence.restored(from: try await store.viewModels(of: hash))
+        let session = makeSession(token: token, hash: hash, restored: restored)
+        return insert(session)
+    }
+
+    private func makeSession(token: String, hash: SessionTokenHash, restored: [String: RestoredViewModel]) -> Session {
+        let persistence = StorePersistence(store: store, session: hash, now: wallClock)
+        return Session(
+            token: token, tokenHash: hash, logID: SessionToken.makeLogID(),
+            graph: ViewModelGraph(screens: screens, persistence: persistence, restored: restored), now: now()
+        )
+    }
+
+    /// Adds a session to memory (or finds the one already there), evicting the least recently
+    /// used ones beyond the limit.
+    @discardableResult
+    private func insert(_ session: Session) -> Session {
+        let instant = now()
+        let (kept, evicted) = sessions.withLock { sessions -> (Session, [Session]) in
+            if let existing = sessions[session.token] { return (existing, []) }
+            var evicted = Self.removeExpired(from: &sessions, before: instant - limits.idleTimeout)
+            while sessions.count >= limits.maxSessions,
+                let oldest = sessions.values.min(by: { $0.lastUsedAt < $1.lastUsedAt })
+            {
+                sessions[oldest.token] = nil
+                evicted.append(oldest)
+            }
+            sessions[session.token] = session
+            return (session, evicted)
+        }
+        close(evicted)
+        return kept
     }
 
     private static func removeExpired(from sessions: inout [String: Session], before limit: ContinuousClock.Instant) -> [Session] {
@@ -92,5 +166,13 @@ public final class SessionStore: Sendable {
         for session in sessions {
             Task { await session.graph.close() }
         }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as Foundation counts time.
+    var timeInterval: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 }

@@ -37,7 +37,7 @@ struct ViewRoutes: HTTPResponder {
                 headers: [.allow: allow]
             )
         }
-        let (session, setCookie) = try sessions.session(for: request)
+        let (session, setCookie) = try await sessions.session(for: request)
         var response: Response
         do {
             response = try await respond(to: request, at: address, in: session)

@@ -107,6 +107,11 @@ public final class Command {
         }
     }
 
+    /// Records that an execution was interrupted by the process stopping (after a restart).
+    public func markInterrupted() {
+        lastError = .interrupted
+    }
+
     /// Cancels every running and queued execution and returns their tasks, which end once the
     /// work has really stopped. Empty when nothing runs.
     public func cancelAll() -> [Task<Outcome, Never>] {

@@ -38,6 +38,11 @@ extension ExecutionFailure {
     /// The failure of a cancelled execution; it is never kept as a command's `error`.
     public static let cancelled = ExecutionFailure(message: "Cancelled", origin: .cancelled)
 
+    /// The failure of an execution that was running when the server stopped.
+    public static let interrupted = ExecutionFailure(
+        message: "Interrupted: the server restarted while this was running. Try again.", origin: .internal
+    )
+
     /// The shape of ``json``: `{"message", "code", "origin"}`.
     public static let schema = Schema.named(
         "ExecutionFailure",

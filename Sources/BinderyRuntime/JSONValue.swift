@@ -45,6 +45,15 @@ extension JSONValue {
         }
     }
 
+    /// The number, if this is one.
+    public var doubleValue: Double? {
+        switch self {
+        case .int(let value): Double(value)
+        case .double(let value): value
+        default: nil
+        }
+    }
+
     /// The elements, if this is an array.
     public var arrayValue: [JSONValue]? {
         if case .array(let value) = self { value } else { nil }

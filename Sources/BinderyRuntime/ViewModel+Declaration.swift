@@ -112,3 +112,18 @@ extension ViewModel {
         snapshotMembers["commands"]?.objectValue?[name]?.objectValue?["enabled"] == true
     }
 }
+
+extension ViewModel {
+    /// The state the view model keeps across restarts (its declaration's `persists`).
+    public var persistedState: JSONValue { Self.declaration.persistedState(of: self) }
+
+    /// Puts persisted state back into this freshly made view model.
+    public func restorePersistedState(_ state: JSONValue) {
+        Self.declaration.restore(state, into: self)
+    }
+
+    /// The name of a deferred command that is executing, if any.
+    public var runningDeferredCommand: String? {
+        Self.declaration.commands.first { $0.isDeferred && state(of: $0).isExecuting }?.name
+    }
+}

@@ -22,4 +22,6 @@ public enum ViewModelError: Error, Sendable, Equatable {
     case commandQueueFull(name: String, limit: Int)
     /// A cancel named a command with no running execution.
     case commandNotRunning(name: String)
+    /// The change could not be committed to the store; nothing changed.
+    case storeUnavailable
 }

@@ -12,17 +12,31 @@ public actor ViewModelGraph {
     private let screens: [String: Screen]
     private let clock: any Clock<Duration>
     private let encoder: JSONEncoder
+    /// Where new versions are committed before anyone sees them; nil publishes them at once.
+    let persistence: (any ViewModelPersistence)?
+    /// What a restart brought back, by path; used as each view model is first made.
+    private var restored: [String: RestoredViewModel]
+    /// The last commit handed to the store; each waits for the one before.
+    var commitChain: Task<Bool, Never>?
     private var rootModels: [String: any ViewModel] = [:]
-    private var hosts: [String: ViewModelHost] = [:]
+    var hosts: [String: ViewModelHost] = [:]
     private var runningCommands: [ObjectIdentifier: Command] = [:]
     private var nextID = 0
     private var isClosed = false
     private nonisolated let flushPending = Atomic<Bool>(false)
 
     /// Creates a graph whose root view models are built on first use from `screens`.
-    public init(screens: [Screen], clock: any Clock<Duration> = ContinuousClock()) {
+    ///
+    /// With `persistence`, every new version is committed before it is answered, pushed or
+    /// served; `restored` continues view models from a previous process.
+    public init(
+        screens: [Screen], clock: any Clock<Duration> = ContinuousClock(),
+        persistence: (any ViewModelPersistence)? = nil, restored: [String: RestoredViewModel] = [:]
+    ) {
         self.screens = Dictionary(screens.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.clock = clock
+        self.persistence = persistence
+        self.restored = restored
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         self.encoder = encoder
@@ -33,8 +47,8 @@ public actor ViewModelGraph {
     /// The current snapshot of the view model at `path`.
     public func snapshot(_ path: String) async throws(ViewModelError) -> EncodedSnapshot {
         let host = try await preparedHost(at: path)
-        flush()
-        return host.encoded
+        await settle()
+        return host.current
     }
 
     /// Writes inputs from a JSON merge patch; all or nothing.
@@ -43,13 +57,13 @@ public actor ViewModelGraph {
     /// (a conditional request's `If-Match`); otherwise it is refused and nothing changes.
     public func write(_ path: String, patch: JSONValue, ifVersion: Set<Int>? = nil) async throws(ViewModelError) -> EncodedSnapshot {
         let host = try await preparedHost(at: path)
-        flush()
-        if let ifVersion, !ifVersion.contains(host.version) {
-            throw .versionMismatch(current: host.version)
+        await settle()
+        if let ifVersion, !ifVersion.contains(host.current.version) {
+            throw .versionMismatch(current: host.current.version)
         }
         try host.viewModel.prepareWrite(patch)()
-        flush()
-        return host.encoded
+        try await commitChanges()
+        return host.current
     }
 
     /// Executes a command, waiting up to `wait` for it to finish.
@@ -60,17 +74,24 @@ public actor ViewModelGraph {
         _ path: String, command name: String, argument: JSONValue?, wait: Duration = .zero
     ) async throws(ViewModelError) -> CommandOutcome {
         let host = try await preparedHost(at: path)
+        await settle()
         let (command, started) = try host.viewModel.startCommand(name, argument: argument, isolation: self)
-        flush()
         switch started {
         case .finished(let result):
-            return outcome(result, snapshot: host.encoded)
+            try await commitChanges()
+            return outcome(result, snapshot: host.current)
         case .running(let task):
             runningCommands[ObjectIdentifier(command)] = command
-            guard wait > .zero, let result = await task.value(waitingUpTo: wait, on: clock) else {
-                return .running(latest(path, fallback: host))
+            do {
+                try await commitChanges()
+            } catch {
+                for stopping in command.cancelAll() { _ = await stopping.value }
+                throw error
             }
-            return outcome(result, snapshot: latest(path, fallback: host))
+            guard wait > .zero, let result = await task.value(waitingUpTo: wait, on: clock) else {
+                return .running(await latest(path, fallback: host))
+            }
+            return outcome(result, snapshot: await latest(path, fallback: host))
         }
     }
 
@@ -84,7 +105,7 @@ public actor ViewModelGraph {
         let stopping = command.cancelAll()
         guard !stopping.isEmpty else { throw .commandNotRunning(name: name) }
         for task in stopping { _ = await task.value }
-        return latest(path, fallback: host)
+        return await latest(path, fallback: host)
     }
 
     // MARK: Watching
@@ -101,10 +122,17 @@ public actor ViewModelGraph {
     ) async throws(ViewModelError) -> Int {
         let host = try await preparedHost(at: path)
         if host.watchers.isEmpty { activate(host) }
-        flush()
+        await settle()
+        let missed = await loggedVersions(of: host, after: after)
         let id = makeID()
         host.watchers[id] = .init(send: send, end: end)
-        if after != host.version { send(host.encoded) }
+        let current = host.current
+        var last = after
+        for snapshot in missed where snapshot.version > (last ?? 0) && snapshot.version <= current.version {
+            send(snapshot)
+            last = snapshot.version
+        }
+        if last != current.version { send(current) }
         return id
     }
 
@@ -125,8 +153,8 @@ public actor ViewModelGraph {
         _ path: String, after version: Int, waitingUpTo wait: Duration
     ) async throws(ViewModelError) -> EncodedSnapshot? {
         let host = try await preparedHost(at: path)
-        flush()
-        if host.version != version { return host.encoded }
+        await settle()
+        if host.current.version != version { return host.current }
         guard wait > .zero else { return nil }
         let id = makeID()
         let clock = clock
@@ -171,23 +199,27 @@ public actor ViewModelGraph {
 
     // MARK: Propagation
 
-    /// Re-renders every view model that changed, publishes new versions and notifies watchers.
-    public func flush() {
+    /// Re-renders every view model that changed and commits the new versions; once committed
+    /// they are published to readers and pushed to watchers.
+    ///
+    /// Returns the commit of what this flush rendered, if it rendered anything to commit.
+    @discardableResult
+    public func flush() -> Task<Bool, Never>? {
         flushPending.store(false, ordering: .sequentiallyConsistent)
-        guard !isClosed else { return }
+        guard !isClosed else { return nil }
+        var commit: Task<Bool, Never>?
         // A parent's new version may rebuild its children, whose hosts then change in turn.
         for _ in 0..<3 {
-            var changed = false
+            var changed: [RenderedVersion] = []
             for host in hosts.values {
-                guard let snapshot = host.refresh(using: encoder) else { continue }
-                changed = true
-                board.publish(snapshot)
-                host.watchers.values.forEach { $0.send(snapshot) }
-                host.waiters.values.forEach { $0.resume(returning: snapshot) }
-                host.waiters.removeAll()
+                guard let (snapshot, body) = host.refresh(using: encoder) else { continue }
+                changed.append(RenderedVersion(host: host, snapshot: snapshot, body: body))
             }
-            guard changed, reconcileChildren() else { return }
+            guard !changed.isEmpty else { break }
+            commit = self.commit(changed) ?? commit
+            guard reconcileChildren() else { break }
         }
+        return commit
     }
 
     /// Schedules a flush on the actor; many changes in a row cause one flush.
@@ -225,6 +257,7 @@ public actor ViewModelGraph {
         }
         let host = ViewModelHost(path: path, viewModel: model, firstVersion: 1, signal: signal)
         hosts[path] = host
+        if let record = restored.removeValue(forKey: path) { continueRestored(host, from: record) }
         return host
     }
 
@@ -248,6 +281,7 @@ public actor ViewModelGraph {
         } else {
             guard let screen = screens[name] else { return nil }
             root = screen.makeRoot()
+            if let state = restored[name]?.state { root.restorePersistedState(state) }
             rootModels[name] = root
         }
         return segments.count == 1 ? root : root.child(at: segments[1...])
@@ -271,9 +305,9 @@ public actor ViewModelGraph {
         hosts[path]?.waiters.removeValue(forKey: id)?.resume(returning: snapshot)
     }
 
-    private func latest(_ path: String, fallback: ViewModelHost) -> EncodedSnapshot {
-        flush()
-        return (hosts[path] ?? fallback).encoded
+    private func latest(_ path: String, fallback: ViewModelHost) async -> EncodedSnapshot {
+        await settle()
+        return (hosts[path] ?? fallback).current
     }
 
     private func outcome(_ result: Result<CommandResult, ExecutionFailure>, snapshot: EncodedSnapshot) -> CommandOutcome {

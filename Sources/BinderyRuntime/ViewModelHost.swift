@@ -22,6 +22,15 @@ final class ViewModelHost {
     private(set) var version: Int
     private(set) var encoded: EncodedSnapshot
     private var body: JSONValue = .null
+    /// The last version committed (published to readers and watchers), if any.
+    private(set) var committed: EncodedSnapshot?
+    private var committedBody: JSONValue = .null
+    /// The version the store holds for this view model (a restored one before its first render).
+    private(set) var storedVersion: Int?
+    /// The newest version handed to the store, committed or not: the next commit replaces it.
+    var queuedVersion: Int?
+    /// The persisted state of the last committed version, to roll back to.
+    var committedState: JSONValue?
     var watchers: [Int: Watcher] = [:]
     var waiters: [Int: CheckedContinuation<EncodedSnapshot?, Never>] = [:]
     var activation: Task<Void, Never>?
@@ -34,6 +43,35 @@ final class ViewModelHost {
         self.signal = signal
         self.version = firstVersion - 1
         self.encoded = EncodedSnapshot(path: path, version: firstVersion - 1, bytes: [])
+    }
+
+    /// Continues a restored view model: the store holds `version`, which the first render shows.
+    func continueFrom(storedVersion version: Int) {
+        storedVersion = version
+        queuedVersion = version
+        self.version = version - 1
+    }
+
+    /// Records that `snapshot` is durable: readers and watchers may see it now.
+    func markCommitted(_ snapshot: EncodedSnapshot, body: JSONValue) {
+        guard snapshot.version > (committed?.version ?? 0) else { return }
+        committed = snapshot
+        committedBody = body
+        storedVersion = snapshot.version
+    }
+
+    /// Forgets versions that were rendered but not committed; the next render starts again from
+    /// the committed one.
+    func rollBack() {
+        queuedVersion = storedVersion
+        guard let committed else {
+            version = (storedVersion ?? 1) - 1
+            body = .null
+            return
+        }
+        version = committed.version
+        encoded = committed
+        body = committedBody
     }
 
     /// Replaces the hosted view model (its parent rebuilt it); the next refresh shows it.
@@ -52,7 +90,7 @@ final class ViewModelHost {
     /// Re-renders if anything the last render read has changed.
     ///
     /// Returns the new snapshot when the rendered state differs from the previous version's.
-    func refresh(using encoder: JSONEncoder) -> EncodedSnapshot? {
+    func refresh(using encoder: JSONEncoder) -> (snapshot: EncodedSnapshot, body: JSONValue)? {
         guard signal.takeDirty() else { return nil }
         let rendered = withObservationTracking {
             render()
@@ -66,7 +104,7 @@ final class ViewModelHost {
         document["version"] = .int(version)
         let bytes = (try? encoder.encode(JSONValue.object(document))).map { [UInt8]($0) } ?? []
         encoded = EncodedSnapshot(path: path, version: version, bytes: bytes)
-        return encoded
+        return (encoded, rendered)
     }
 
     /// The snapshot's members, without the version.

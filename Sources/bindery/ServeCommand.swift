@@ -1,5 +1,7 @@
 import ArgumentParser
 import BinderyBinding
+import BinderyStore
+import Foundation
 import Logging
 
 /// `bindery serve` (the default): runs the server until SIGINT or SIGTERM.
@@ -23,7 +25,18 @@ struct ServeCommand: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "bindery")
-        let application = BinderyApplication(configuration: try options.configuration(), logger: logger)
+        let configuration = try options.configuration()
+        let location = try options.storeLocation()
+        let store: any SessionStateStore
+        do {
+            store = try location.open()
+        } catch {
+            // One line naming the file, no stack: a corrupt or unreadable store stops startup.
+            FileHandle.standardError.write(Data("bindery: cannot open the store: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        logger.info("Store opened", metadata: ["store": "\(location)"])
+        let application = BinderyApplication(configuration: configuration, logger: logger, store: store)
         do {
             try application.start()
         } catch {

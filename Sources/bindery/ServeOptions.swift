@@ -1,6 +1,7 @@
 import ArgumentParser
 import BinderyBinding
 import BinderyHTTP
+import BinderyStore
 import BinderyUpstream
 import Foundation
 import Logging
@@ -12,6 +13,9 @@ struct ServeOptions: ParsableArguments {
 
     @Option(help: "Port to listen on; 0 picks a free one (BINDERY_PORT).")
     var port: Int = Environment.int("BINDERY_PORT") ?? 8080
+
+    @Option(help: "Where sessions last: sqlite:PATH (created on first start) or memory (BINDERY_STORE).")
+    var store: String = Environment.string("BINDERY_STORE") ?? StoreLocation.default.description
 
     @Option(help: "Directory of the thin client served at / (BINDERY_PUBLIC_DIR).")
     var publicDir: String = Environment.string("BINDERY_PUBLIC_DIR") ?? "Public"
@@ -79,6 +83,15 @@ struct ServeOptions: ParsableArguments {
     }
 
     /// The application configuration these options describe.
+    /// The store the options name, parsed (not opened).
+    func storeLocation() throws -> StoreLocation {
+        do {
+            return try StoreLocation(parsing: store)
+        } catch {
+            throw ValidationError("--store: \(error)")
+        }
+    }
+
     func configuration() throws -> BinderyConfiguration {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be in 0...65535.") }
         var upstream = UpstreamSettings.seedDefaults

@@ -25,6 +25,8 @@ public final class ListViewModel: ViewModel {
 
     @ObservationIgnored private let upstream: UpstreamProvider
     @ObservationIgnored private var cellsByID: [String: any POICellViewModel] = [:]
+    /// What the last successful load fetched, kept so a restart can rebuild the cells.
+    @ObservationIgnored private(set) var lastLoad: (spots: [ScenicSpot], hotels: [Hotel])?
 
     /// Creates the list; the current city defaults to the upstream's first city.
     public init(upstream: UpstreamProvider, currentCityId: Int? = nil) {
@@ -77,7 +79,8 @@ public final class ListViewModel: ViewModel {
                 resolve: { model, id in model.cellsByID[id] },
                 prepare: { model in await model.loadIfEmpty() }
             ),
-        ]
+        ],
+        persists: persistence
     )
 
     /// Whether `id` is one of ``cities`` (any id while the upstream knows none).
@@ -119,6 +122,7 @@ public final class ListViewModel: ViewModel {
                 throw error
             }
             replaceCells(with: [])
+            lastLoad = nil
             self.error = ExecutionFailure(error)
             throw error
         }
@@ -126,8 +130,19 @@ public final class ListViewModel: ViewModel {
             self.error = previousError
             throw CancellationError()
         }
+        install(spots: spots, hotels: hotels)
+    }
+
+    /// Builds the cells of a load: scenic spots first, then hotels.
+    func install(spots: [ScenicSpot], hotels: [Hotel]) {
+        lastLoad = (spots, hotels)
         let city = city
         replaceCells(with: spots.map { ScenicCellViewModel(scenic: $0, city: city) } + hotels.map(HotelCellViewModel.init))
+    }
+
+    /// Puts back the error of the last load (after a restart).
+    func restoreError(_ failure: ExecutionFailure?) {
+        error = failure
     }
 
     /// Installs `newCells`, keeping the first cell of any repeated id.

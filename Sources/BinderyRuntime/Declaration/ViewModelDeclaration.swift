@@ -16,6 +16,8 @@ public struct ViewModelDeclaration<Model: AnyObject>: Sendable {
     public let commands: [CommandDeclaration<Model>]
     /// The child routes.
     public let children: [ChildRoute<Model>]
+    /// What the view model keeps across restarts; nil keeps its inputs.
+    public let persists: PersistedState<Model>?
 
     /// Declares a view model type.
     public init(
@@ -24,7 +26,8 @@ public struct ViewModelDeclaration<Model: AnyObject>: Sendable {
         inputs: [InputDeclaration<Model>] = [],
         outputs: [OutputDeclaration<Model>] = [],
         commands: [CommandDeclaration<Model>] = [],
-        children: [ChildRoute<Model>] = []
+        children: [ChildRoute<Model>] = [],
+        persists: PersistedState<Model>? = nil
     ) {
         self.name = name
         self.summary = summary
@@ -32,6 +35,7 @@ public struct ViewModelDeclaration<Model: AnyObject>: Sendable {
         self.outputs = outputs
         self.commands = commands
         self.children = children
+        self.persists = persists
     }
 
     /// The type-erased description, for documents and catalogues.

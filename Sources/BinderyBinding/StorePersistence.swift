@@ -1,0 +1,66 @@
+import BinderyRuntime
+import BinderyStore
+import Foundation
+
+/// One session's view-model versions committed to the durable store: the bridge between the
+/// runtime's ``ViewModelPersistence`` and a ``SessionStateStore``.
+struct StorePersistence: ViewModelPersistence {
+    let store: any SessionStateStore
+    let session: SessionTokenHash
+    let now: @Sendable () -> Date
+
+    func commit(_ versions: [CommittedVersion]) async throws {
+        let at = now()
+        let writes = try versions.map { version in
+            ViewModelWrite(
+                key: ViewModelKey(session: session, path: version.path),
+                expected: version.expected,
+                version: version.snapshot.version,
+                state: try StoredJSON.encode(version.state),
+                snapshot: Data(version.snapshot.bytes),
+                runningCommand: version.runningCommand.map { DeferredCommand(name: $0, startedAt: at) },
+                at: at
+            )
+        }
+        try await store.commit(writes)
+    }
+
+    func versions(of path: String, after version: Int) async throws -> [EncodedSnapshot]? {
+        switch try await store.versions(of: ViewModelKey(session: session, path: path), after: version) {
+        case .versions(let logged):
+            logged.map { EncodedSnapshot(path: path, version: $0.version, bytes: [UInt8]($0.snapshot)) }
+        case .unavailable:
+            nil
+        }
+    }
+
+    /// What the store holds of the session's view models, as the runtime restores them. A
+    /// command that was running belongs to a process that is gone: it comes back interrupted.
+    static func restored(from records: [ViewModelRecord]) -> [String: RestoredViewModel] {
+        var restored: [String: RestoredViewModel] = [:]
+        for record in records {
+            let interrupted: String? = switch record.command {
+            case .running(let command)?, .interrupted(let command)?: command.name
+            case nil: nil
+            }
+            restored[record.key.path] = RestoredViewModel(
+                version: record.version, state: (try? StoredJSON.decode(record.state)) ?? .null,
+                interruptedCommand: interrupted
+            )
+        }
+        return restored
+    }
+}
+
+/// JSON as the store keeps it: compact, keys sorted.
+enum StoredJSON {
+    static func encode(_ value: JSONValue) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(value)
+    }
+
+    static func decode(_ data: Data) throws -> JSONValue {
+        try JSONDecoder().decode(JSONValue.self, from: data)
+    }
+}

@@ -1,0 +1,113 @@
+/// Committing versions: a version is rendered, committed to the graph's persistence, and only
+/// then published to readers and pushed to watchers. A commit that fails rolls the view models
+/// back to their last committed state, so nothing changes in memory either.
+extension ViewModelGraph {
+    /// A version rendered by a flush and waiting for its commit.
+    struct RenderedVersion {
+        let host: ViewModelHost
+        let snapshot: EncodedSnapshot
+        let body: JSONValue
+    }
+
+    /// Flushes and waits for everything rendered so far to be committed.
+    func settle() async {
+        flush()
+        _ = await commitChain?.value
+    }
+
+    /// Flushes and waits for the commit of what changed; throws when it failed (and was rolled
+    /// back).
+    func commitChanges() async throws(ViewModelError) {
+        guard let commit = flush() else {
+            _ = await commitChain?.value
+            return
+        }
+        guard await commit.value else { throw .storeUnavailable }
+    }
+
+    /// Hands rendered versions to the persistence; publishes them at once without one.
+    func commit(_ rendered: [RenderedVersion]) -> Task<Bool, Never>? {
+        guard let persistence else {
+            rendered.forEach(publish)
+            return nil
+        }
+        var pending: [RenderedVersion] = []
+        var versions: [CommittedVersion] = []
+        for version in rendered {
+            let host = version.host
+            // A restored view model's first render shows the version the store already holds.
+            if host.committed == nil, version.snapshot.version == host.storedVersion {
+                publish(version)
+                continue
+            }
+            versions.append(CommittedVersion(
+                path: host.path, expected: host.queuedVersion, snapshot: version.snapshot,
+                state: host.viewModel.persistedState, runningCommand: host.viewModel.runningDeferredCommand
+            ))
+            host.queuedVersion = version.snapshot.version
+            pending.append(version)
+        }
+        guard !versions.isEmpty else { return nil }
+        let previous = commitChain
+        let states = pending.map { $0.host.viewModel.persistedState }
+        let task = Task { [self] in
+            let before = await previous?.value ?? true
+            do {
+                guard before else { throw ViewModelError.storeUnavailable }
+                try await persistence.commit(versions)
+            } catch {
+                self.rollBack(pending)
+                return false
+            }
+            for (version, state) in zip(pending, states) {
+                version.host.committedState = state
+                self.publish(version)
+            }
+            return true
+        }
+        commitChain = task
+        return task
+    }
+
+    /// Makes a committed version visible: the board, the watchers, the long-polls.
+    func publish(_ version: RenderedVersion) {
+        let host = version.host
+        host.markCommitted(version.snapshot, body: version.body)
+        guard host.committed == version.snapshot else { return }
+        board.publish(version.snapshot)
+        host.watchers.values.forEach { $0.send(version.snapshot) }
+        host.waiters.values.forEach { $0.resume(returning: version.snapshot) }
+        host.waiters.removeAll()
+    }
+
+    /// Puts view models whose versions could not be committed back to their committed state.
+    func rollBack(_ failed: [RenderedVersion]) {
+        for version in failed {
+            let host = version.host
+            if let state = host.committedState { host.viewModel.restorePersistedState(state) }
+            host.rollBack()
+            if let committed = host.committed { board.publish(committed) }
+        }
+    }
+
+    /// Continues a view model from what a previous process committed: same version, same
+    /// state; a command that was running then is shown as interrupted in a new version.
+    func continueRestored(_ host: ViewModelHost, from record: RestoredViewModel) {
+        host.continueFrom(storedVersion: record.version)
+        host.committedState = record.state
+        guard let name = record.interruptedCommand else { return }
+        flush()
+        host.viewModel.command(named: name)?.markInterrupted()
+    }
+
+    /// The committed versions a watcher resuming after `version` missed, from the store's log.
+    func loggedVersions(of host: ViewModelHost, after version: Int?) async -> [EncodedSnapshot] {
+        guard let version, let persistence, version < host.current.version else { return [] }
+        return ((try? await persistence.versions(of: host.path, after: version)) ?? nil) ?? []
+    }
+}
+
+extension ViewModelHost {
+    /// The snapshot readers get: the last committed version (the newest render before any).
+    var current: EncodedSnapshot { committed ?? encoded }
+}

@@ -1,0 +1,43 @@
+/// Where a session's graph commits its view models' versions, so they survive a restart.
+///
+/// The binding layer adapts a durable store to it. Every new version is committed before anyone
+/// sees it; a commit that fails leaves the view model as it was.
+public protocol ViewModelPersistence: Sendable {
+    /// Commits new versions, all or nothing; returns only once they are durable.
+    func commit(_ versions: [CommittedVersion]) async throws
+    /// The versions of `path` after `version`, oldest first; nil when the log no longer reaches
+    /// back that far (the caller sends one full snapshot instead).
+    func versions(of path: String, after version: Int) async throws -> [EncodedSnapshot]?
+}
+
+/// One new version of one view model, as committed.
+public struct CommittedVersion: Sendable, Equatable {
+    /// The view model's path.
+    public let path: String
+    /// The version this one replaces; nil for the view model's first.
+    public let expected: Int?
+    /// The snapshot of the new version.
+    public let snapshot: EncodedSnapshot
+    /// The view model's persisted state at this version.
+    public let state: JSONValue
+    /// The deferred command running at this version, if any.
+    public let runningCommand: String?
+}
+
+/// A view model's persisted state as a session is restored after a restart.
+public struct RestoredViewModel: Sendable, Equatable {
+    /// The version it had; the restored view model continues from here.
+    public let version: Int
+    /// Its persisted state.
+    public let state: JSONValue
+    /// A deferred command that was running when the process stopped; it comes back as not
+    /// executing, with an error saying it was interrupted.
+    public let interruptedCommand: String?
+
+    /// Creates a restored view model.
+    public init(version: Int, state: JSONValue, interruptedCommand: String?) {
+        self.version = version
+        self.state = state
+        self.interruptedCommand = interruptedCommand
+    }
+}
