@@ -1,6 +1,7 @@
 import BinderyFeatures
 import BinderyRuntime
 import BinderyUpstream
+import BinderyViewModelTesting
 import Testing
 
 /// Seed 004's `FRPGalleryViewModel`: photos imported on activation, errors logged and empty.
@@ -16,103 +17,124 @@ struct GalleryViewModelTests {
         await active.value
     }
 
+    /// The seed's "should be initialized" without `importPhotos`: nothing happens until the
+    /// gallery becomes active.
     @Test func shouldBeInitializedWithoutImporting() async {
         let (upstream, clock) = makeTestUpstream()
-        let model = GalleryViewModel(upstream: upstream)
-        await yieldToOtherTasks(rounds: 10)
+        let gallery = ViewModelTester(GalleryViewModel(upstream: upstream)) { state in
+            #expect(state.inputs.isEmpty)
+            #expect(state.outputs == ["photos": [], "loading": false, "error": nil])
+            #expect(state.commands["select"] == .init(enabled: true, executing: false, error: nil, policy: "serial"))
+        }
+
+        await gallery.settle { _ in }
 
         #expect(clock.sleepsStarted == 0)
-        #expect(model.outputs == ["photos": [], "loading": false, "error": nil])
+        gallery.finish()
     }
 
     @Test func becomingActiveImportsThePhotos() async throws {
         let (upstream, clock) = makeTestUpstream()
-        let expected = try await upstream.peekPhotos(clock)
-        let model = GalleryViewModel(upstream: upstream)
-        let started = clock.sleepsStarted
+        let expected = try await galleryFixturePhotos()
+        let gallery = ViewModelTester(GalleryViewModel(upstream: upstream))
 
-        let active = Task { await model.whileActive() }
-        await clock.waitForSleeps(started + 1)
-        #expect(model.loading)
-        #expect(model.outputs["loading"] == true)
+        await gallery.activate { $0.outputs["loading"] = true }
+        await clock.waitForSleeps(1)
         await clock.advance(by: .seconds(1))
-        await active.value
-
-        #expect(!model.loading)
-        #expect(model.photos == expected)
-        #expect(model.error == nil)
-        let first = try #require(expected.first)
-        guard case .array(let photos)? = model.outputs["photos"] else {
-            Issue.record("photos is not an array")
-            return
+        await gallery.settle {
+            $0.outputs["loading"] = false
+            $0.outputs["photos"] = galleryPhotosOutput(expected)
         }
-        #expect(photos.count == expected.count)
-        #expect(photos.first == ["index": 0, "name": .string(first.name), "thumbnail": .string(first.thumbnailURL)])
-        #expect(photos.last?.objectValue?["index"] == .int(expected.count - 1))
+
+        #expect(expected.count == 24)
+        #expect(gallery.state.outputs["photos"]?.arrayValue?.first == [
+            "index": 0, "name": "Sunrise over the Li River", "thumbnail": "/upstream/images/photo-p01-thumb.svg",
+        ])
+        gallery.finish()
     }
 
     @Test func laterActivationsDoNotImportAgain() async throws {
         let (upstream, clock) = makeTestUpstream()
-        let model = GalleryViewModel(upstream: upstream)
-        await activate(model, on: clock)
-        let photos = model.photos
+        let expected = try await galleryFixturePhotos()
+        let gallery = ViewModelTester(GalleryViewModel(upstream: upstream))
+        await gallery.activate { $0.outputs["loading"] = true }
+        await clock.waitForSleeps(1)
+        await clock.advance(by: .seconds(1))
+        await gallery.settle {
+            $0.outputs["loading"] = false
+            $0.outputs["photos"] = galleryPhotosOutput(expected)
+        }
 
-        await model.whileActive()
+        await gallery.activate { _ in }
 
         #expect(clock.sleepsStarted == 1)
-        #expect(model.photos == photos)
-        #expect(!model.loading)
+        gallery.finish()
     }
 
     @Test func anImportErrorIsLoggedShownAndLeavesTheGalleryEmpty() async throws {
         let (upstream, clock) = makeTestUpstream([.photos: EndpointSettings(failureRate: 1)])
         let log = GalleryLogRecorder()
-        let model = GalleryViewModel(upstream: upstream, log: log.sink)
+        let gallery = ViewModelTester(GalleryViewModel(upstream: upstream, log: log.sink))
 
-        await activate(model, on: clock)
+        await gallery.activate { $0.outputs["loading"] = true }
+        await clock.waitForSleeps(1)
+        await clock.advance(by: .seconds(1))
+        await gallery.settle {
+            $0.outputs["loading"] = false
+            $0.outputs["error"] = badNetwork
+        }
 
-        #expect(model.photos.isEmpty)
-        #expect(!model.loading)
-        #expect(model.outputs["photos"] == [])
-        #expect(model.outputs["error"] == ["message": "Bad Network", "code": 500, "origin": "upstream"])
         #expect(log.messages == ["gallery: could not import photos: photos: 500 Bad Network"])
-        #expect(model.child(at: ["photos", "0"]) == nil)
+        #expect(gallery.model.child(at: ["photos", "0"]) == nil)
+        gallery.finish()
     }
 
     @Test func theNextActivationAfterAFailureTriesAgain() async throws {
         let (upstream, clock) = makeTestUpstream([.photos: EndpointSettings(malformedRate: 1)])
-        let model = GalleryViewModel(upstream: upstream)
-        await activate(model, on: clock)
-        #expect(model.error?.message == "Error JSON Data")
+        let expected = try await galleryFixturePhotos()
+        let gallery = ViewModelTester(GalleryViewModel(upstream: upstream))
+        await gallery.activate { $0.outputs["loading"] = true }
+        await clock.waitForSleeps(1)
+        await clock.advance(by: .seconds(1))
+        await gallery.settle {
+            $0.outputs["loading"] = false
+            $0.outputs["error"] = ["message": "Error JSON Data", "code": 502, "origin": "upstream"]
+        }
 
         upstream.update(UpstreamSettings(seed: 42, endpoints: [:]))
-        let started = clock.sleepsStarted
-        let active = Task { await model.whileActive() }
-        await clock.waitForSleeps(started + 1)
-        #expect(model.error == nil)
+        await gallery.activate {
+            $0.outputs["loading"] = true
+            $0.outputs["error"] = .null
+        }
+        await clock.waitForSleeps(2)
         await clock.advance(by: .seconds(1))
-        await active.value
+        await gallery.settle {
+            $0.outputs["loading"] = false
+            $0.outputs["photos"] = galleryPhotosOutput(expected)
+        }
 
-        #expect(!model.photos.isEmpty)
-        #expect(model.error == nil)
+        gallery.finish()
     }
 
     @Test func becomingInactiveCancelsTheImportWithoutAnError() async throws {
         let (upstream, clock) = makeTestUpstream()
+        let expected = try await galleryFixturePhotos()
         let log = GalleryLogRecorder()
-        let model = GalleryViewModel(upstream: upstream, log: log.sink)
-        let active = Task { await model.whileActive() }
+        let gallery = ViewModelTester(GalleryViewModel(upstream: upstream, log: log.sink))
+        await gallery.activate { $0.outputs["loading"] = true }
         await clock.waitForSleeps(1)
 
-        active.cancel()
-        await active.value
+        await gallery.deactivate { $0.outputs["loading"] = false }
 
-        #expect(!model.loading)
-        #expect(model.error == nil)
-        #expect(model.photos.isEmpty)
         #expect(log.messages.isEmpty)
-        await activate(model, on: clock)
-        #expect(!model.photos.isEmpty)
+        await gallery.activate { $0.outputs["loading"] = true }
+        await clock.waitForSleeps(2)
+        await clock.advance(by: .seconds(1))
+        await gallery.settle {
+            $0.outputs["loading"] = false
+            $0.outputs["photos"] = galleryPhotosOutput(expected)
+        }
+        gallery.finish()
     }
 
     @Test func theGalleryBuildsEachFullSizePageOnce() async throws {

@@ -4,7 +4,7 @@ import BinderyRuntime
 public struct SnapshotState: Equatable, Sendable {
     /// The inputs by name.
     public var inputs: [String: JSONValue]
-    /// The outputs by name.
+    /// The outputs by name. A null output is `.null`; assigning nil removes the member.
     public var outputs: [String: JSONValue]
     /// Each command's state by name.
     public var commands: [String: CommandState]

@@ -7,8 +7,9 @@ import Testing
 /// Each step takes a closure that edits the previous snapshot into the expected one; the step
 /// fails when the real snapshot differs in any member, asserted or not, so a test cannot miss a
 /// change. Every snapshot is also checked against the view model's declared schemas.
-/// ``finish()`` fails while an execution still runs. Time moves only when the test advances
-/// its own clock; ``settle(_:sourceLocation:)`` then lets the work run and asserts the result.
+/// ``finish()`` fails while an execution or the activation work (``activate(sourceLocation:_:)``)
+/// still runs. Time moves only when the test advances its own clock;
+/// ``settle(sourceLocation:_:)`` then lets the work run and asserts the result.
 @MainActor
 public final class ViewModelTester<Model: ViewModel> {
     /// The view model under test.
@@ -16,6 +17,10 @@ public final class ViewModelTester<Model: ViewModel> {
     /// The snapshot as the test last asserted it.
     public private(set) var state: SnapshotState
     private var running: [Task<Command.Outcome, Never>] = []
+    /// The view model's activation work (`whileActive()`), once the test activated it.
+    var activation: Task<Void, Never>?
+    /// Whether the activation work has started and not yet ended.
+    var isActive = false
 
     /// Starts testing `model`; its first snapshot is the state later steps change.
     ///
@@ -50,7 +55,7 @@ public final class ViewModelTester<Model: ViewModel> {
     /// the whole effect of an immediate command, `executing: true` of a deferred one.
     ///
     /// Returns an immediate command's outcome; nil for deferred work, which goes on running
-    /// until the test lets it finish (``settle(_:sourceLocation:)``).
+    /// until the test lets it finish (``settle(sourceLocation:_:)``).
     @discardableResult
     public func execute(
         _ name: String, _ argument: JSONValue? = nil, sourceLocation: SourceLocation = #_sourceLocation,
@@ -91,27 +96,37 @@ public final class ViewModelTester<Model: ViewModel> {
     /// Lets the view model's pending work run (after the test advanced its clock) until nothing
     /// more happens, then asserts the change `update` describes. Never sleeps in real time.
     public func settle(sourceLocation: SourceLocation = #_sourceLocation, _ update: (inout SnapshotState) -> Void) async {
-        var quiet = 0
-        var last = model.snapshotMembers
-        for _ in 0..<500 where quiet < 20 {
-            await Task.detached(priority: .background) { await Task.yield() }.value
-            await Task.yield()
-            let now = model.snapshotMembers
-            quiet = now == last ? quiet + 1 : 0
-            last = now
-        }
+        await runUntilQuiet()
         running.removeAll { task in task.isCancelled }
         assertChange(update, sourceLocation: sourceLocation)
     }
 
-    /// Ends the script: fails when an execution still runs or the snapshot changed unasserted.
+    /// Ends the script: fails when an execution or the activation work still runs (and cancels
+    /// that work), or when the snapshot changed unasserted.
     public func finish(sourceLocation: SourceLocation = #_sourceLocation) {
         let busy = Model.declaration.commands.map(\.name).filter { model.command(named: $0)?.isExecuting == true }
         #expect(busy.isEmpty, "still executing at the end: \(busy)", sourceLocation: sourceLocation)
+        #expect(!isActive, "activation work still running at the end: deactivate or let it end", sourceLocation: sourceLocation)
+        if isActive { activation?.cancel() }
         assertChange({ _ in }, sourceLocation: sourceLocation)
     }
 
-    private func assertChange(_ update: (inout SnapshotState) -> Void, sourceLocation: SourceLocation) {
+    /// Lets other tasks run, on this actor and on the global executor, until neither the
+    /// snapshot nor the activation changed for a while. Never sleeps in real time.
+    func runUntilQuiet() async {
+        var quiet = 0
+        var last = (model.snapshotMembers, isActive)
+        for _ in 0..<500 where quiet < 20 {
+            await Task.detached(priority: .background) { await Task.yield() }.value
+            await Task.yield()
+            let now = (model.snapshotMembers, isActive)
+            quiet = now == last ? quiet + 1 : 0
+            last = now
+        }
+    }
+
+    /// Asserts that the snapshot is the last asserted one edited by `update`, then takes it.
+    func assertChange(_ update: (inout SnapshotState) -> Void, sourceLocation: SourceLocation) {
         var expected = state
         update(&expected)
         let actual = SnapshotState(model.snapshotMembers)
