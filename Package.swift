@@ -116,7 +116,7 @@ let package = Package(
         .testTarget(
             name: "BinderyIntegrationTests",
             dependencies: [
-                "BinderyBinding", "BinderyHTTP", "BinderyRuntime", "BinderyUpstream", "BinderyTestSupport",
+                "BinderyBinding", "BinderyHTTP", "BinderyRuntime", "BinderyStore", "BinderyUpstream", "BinderyTestSupport",
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: strictSettings

@@ -1,4 +1,5 @@
 import BinderyBinding
+import BinderyStore
 import BinderyRuntime
 import Synchronization
 import Testing
@@ -13,9 +14,10 @@ struct SessionStoreTests {
     }
 
 
-    @Test func tokensAre128RandomBitsAndUnknownTokensAreNotAdopted() {
+    @Test func tokensAre128RandomBitsAndUnknownTokensAreNotAdopted() async throws {
         let store = SessionStore(limits: SessionLimits(), screens: [])
-        let tokens = (0..<100).map { _ in store.create().token }
+        var tokens: [String] = []
+        for _ in 0..<100 { tokens.append(try await store.create().token) }
         #expect(Set(tokens).count == 100)
         #expect(tokens.allSatisfy { $0.count == 32 && $0.allSatisfy(\.isHexDigit) })
         #expect(store.session(for: String(repeating: "0", count: 32)[...]) == nil)
@@ -23,34 +25,40 @@ struct SessionStoreTests {
         #expect(store.count == 100)
     }
 
-    @Test func idleSessionsExpireAndUseKeepsThemAlive() {
+    @Test func idleSessionsExpireAndUseKeepsThemAlive() async throws {
         let now = ManualNow()
         let store = SessionStore(limits: SessionLimits(idleTimeout: .seconds(60)), screens: [], now: now.read)
-        let kept = store.create()
-        let idle = store.create()
+        let kept = try await store.create()
+        let idle = try await store.create()
         now.advance(.seconds(45))
         #expect(store.session(for: kept.token[...]) === kept)
         now.advance(.seconds(30))
         #expect(store.session(for: idle.token[...]) == nil, "idle for 75 s")
         #expect(store.session(for: kept.token[...]) === kept, "used 30 s ago")
         now.advance(.seconds(61))
-        #expect(store.sweep() == 1)
+        #expect(await store.sweep() == 1)
         #expect(store.count == 0)
     }
 
-    @Test func theLeastRecentlyUsedSessionIsEvictedWhenFull() {
+    @Test func theLeastRecentlyUsedSessionLeavesMemoryWhenFullAndComesBackFromTheStore() async throws {
         let now = ManualNow()
-        let store = SessionStore(limits: SessionLimits(maxSessions: 2), screens: [], now: now.read)
-        let first = store.create()
+        let durable = MemoryStore()
+        let store = SessionStore(limits: SessionLimits(maxSessions: 2), screens: [], store: durable, now: now.read)
+        let first = try await store.create()
         now.advance(.seconds(1))
-        let second = store.create()
+        let second = try await store.create()
         now.advance(.seconds(1))
         _ = store.session(for: first.token[...])
         now.advance(.seconds(1))
-        let third = store.create()
+        let third = try await store.create()
         #expect(store.count == 2)
         #expect(store.session(for: second.token[...]) == nil, "least recently used")
         #expect(store.session(for: first.token[...]) === first)
         #expect(store.session(for: third.token[...]) === third)
+        let restored = try #require(try await store.restore(second.token[...]), "the store still has it")
+        #expect(restored !== second, "a new graph, restored from the store")
+        #expect(restored.tokenHash == second.tokenHash)
+        #expect(try await durable.session(SessionTokenHash(token: second.token)) != nil)
+        #expect(try await store.restore(String(repeating: "0", count: 32)[...]) == nil, "an invented token is unknown")
     }
 }
