@@ -50,13 +50,18 @@ extension ViewModelGraph {
         guard !versions.isEmpty else { return nil }
         let previous = commitChain
         let states = pending.map { $0.host.viewModel.persistedState }
+        commitCount += 1
+        let number = commitCount
         let task = Task { [self] in
+            // A commit rendered on top of one that failed is refused too: its base was rolled back.
             let before = await previous?.value ?? true
             do {
                 guard before else { throw ViewModelError.storeUnavailable }
                 try await persistence.commit(versions)
             } catch {
                 self.rollBack(pending)
+                // Later renders start from the committed state again, not from this failure.
+                if commitCount == number { commitChain = nil }
                 return false
             }
             for (version, state) in zip(pending, states) {

@@ -18,6 +18,8 @@ public actor ViewModelGraph {
     private var restored: [String: RestoredViewModel]
     /// The last commit handed to the store; each waits for the one before.
     var commitChain: Task<Bool, Never>?
+    /// Counts commits handed to the store, so a failed one knows whether it is still the last.
+    var commitCount = 0
     private var rootModels: [String: any ViewModel] = [:]
     var hosts: [String: ViewModelHost] = [:]
     private var runningCommands: [ObjectIdentifier: Command] = [:]

@@ -1,5 +1,6 @@
 import BinderyBinding
 import BinderyHTTP
+import BinderyStore
 import BinderyUpstream
 import Logging
 
@@ -15,6 +16,7 @@ struct TestServer {
         streams: StreamLimits = StreamLimits(),
         maxBodyBytes: Int = 64 * 1024,
         clock: any Clock<Duration> = ContinuousClock(),
+        store: any SessionStateStore = MemoryStore(),
         screens: BinderyApplication.ScreenFactory? = nil
     ) throws -> TestServer {
         var logger = Logger(label: "bindery-test")
@@ -26,8 +28,9 @@ struct TestServer {
             streams: streams,
             upstream: upstream
         )
-        let application = screens.map { BinderyApplication(configuration: configuration, logger: logger, clock: clock, screens: $0) }
-            ?? BinderyApplication(configuration: configuration, logger: logger, clock: clock)
+        let application = screens.map {
+            BinderyApplication(configuration: configuration, logger: logger, store: store, clock: clock, screens: $0)
+        } ?? BinderyApplication(configuration: configuration, logger: logger, store: store, clock: clock)
         let port = try application.start()
         return TestServer(application: application, port: port)
     }
@@ -51,10 +54,13 @@ struct TestServer {
         sessions: SessionLimits = SessionLimits(),
         streams: StreamLimits = StreamLimits(),
         clock: any Clock<Duration> = ContinuousClock(),
+        store: any SessionStateStore = MemoryStore(),
         screens: BinderyApplication.ScreenFactory? = nil,
         _ body: (TestServer) async throws -> T
     ) async throws -> T {
-        let server = try start(upstream: upstream, sessions: sessions, streams: streams, clock: clock, screens: screens)
+        let server = try start(
+            upstream: upstream, sessions: sessions, streams: streams, clock: clock, store: store, screens: screens
+        )
         do {
             let result = try await body(server)
             await server.application.shutdown()

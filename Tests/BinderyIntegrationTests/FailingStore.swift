@@ -1,0 +1,32 @@
+import BinderyStore
+import Foundation
+import Synchronization
+
+/// A memory store whose commits can be made to fail, as a full disk would.
+final class FailingStore: SessionStateStore {
+    private let base = MemoryStore()
+    private let failing = Mutex(false)
+
+    /// Makes every later commit fail (or succeed again).
+    func failCommits(_ fail: Bool) { failing.withLock { $0 = fail } }
+
+    func commit(_ writes: [ViewModelWrite]) async throws {
+        if failing.withLock({ $0 }) { throw StoreError.unavailable(reason: "disk full") }
+        try await base.commit(writes)
+    }
+
+    func createSession(_ tokenHash: SessionTokenHash, at time: Date) async throws -> StoredSession {
+        try await base.createSession(tokenHash, at: time)
+    }
+    func session(_ tokenHash: SessionTokenHash) async throws -> StoredSession? { try await base.session(tokenHash) }
+    func touchSession(_ tokenHash: SessionTokenHash, at time: Date) async throws { try await base.touchSession(tokenHash, at: time) }
+    func viewModels(of tokenHash: SessionTokenHash) async throws -> [ViewModelRecord] { try await base.viewModels(of: tokenHash) }
+    func versions(of key: ViewModelKey, after version: Int) async throws -> VersionHistory {
+        try await base.versions(of: key, after: version)
+    }
+    func deleteSession(_ tokenHash: SessionTokenHash) async throws -> Bool { try await base.deleteSession(tokenHash) }
+    func purgeSessions(idleSince cutoff: Date) async throws -> [SessionTokenHash] { try await base.purgeSessions(idleSince: cutoff) }
+    func evictSessions(beyond maximum: Int) async throws -> [SessionTokenHash] { try await base.evictSessions(beyond: maximum) }
+    func markRunningCommandsInterrupted() async throws -> [ViewModelKey] { try await base.markRunningCommandsInterrupted() }
+    func close() async throws { try await base.close() }
+}
