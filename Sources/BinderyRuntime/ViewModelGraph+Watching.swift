@@ -1,0 +1,84 @@
+/// Watching: event streams (with activation) and long-polls.
+extension ViewModelGraph {
+    /// Starts watching `path`: `send` gets every new version, starting with the current one
+    /// unless the watcher already has it (`after` equals the current version).
+    ///
+    /// The first watcher makes the view model active. Returns an id for ``unwatch(_:id:)``.
+    public func watch(
+        _ path: String,
+        after: Int?,
+        send: @escaping @Sendable (EncodedSnapshot) -> Void,
+        end: @escaping @Sendable () -> Void
+    ) async throws(ViewModelError) -> Int {
+        let host = try await preparedHost(at: path)
+        if host.watchers.isEmpty { activate(host) }
+        await settle()
+        let missed = await loggedVersions(of: host, after: after)
+        let id = makeID()
+        host.watchers[id] = .init(send: send, end: end)
+        let current = host.current
+        var last = after
+        for snapshot in missed where snapshot.version > (last ?? 0) && snapshot.version <= current.version {
+            send(snapshot)
+            last = snapshot.version
+        }
+        if last != current.version { send(current) }
+        return id
+    }
+
+    /// Stops a watch; when the last watcher leaves, the view model becomes inactive and the
+    /// work it started on activation is cancelled.
+    public func unwatch(_ path: String, id: Int) {
+        guard let host = hosts[path], host.watchers.removeValue(forKey: id) != nil else { return }
+        if host.watchers.isEmpty {
+            host.activation?.cancel()
+            host.activation = nil
+            host.setActive(false)
+        }
+        flush()
+    }
+
+    /// Waits up to `wait` for a version newer than `version`; nil when none came in time.
+    public func snapshot(
+        _ path: String, after version: Int, waitingUpTo wait: Duration
+    ) async throws(ViewModelError) -> EncodedSnapshot? {
+        let host = try await preparedHost(at: path)
+        await settle()
+        if host.current.version != version { return host.current }
+        guard wait > .zero else { return nil }
+        let id = makeID()
+        let clock = clock
+        let timer = Task { [weak self] in
+            try? await clock.sleep(for: wait)
+            await self?.resumeWaiter(path, id: id, with: nil)
+        }
+        defer { timer.cancel() }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                host.waiters[id] = continuation
+            }
+        } onCancel: {
+            Task { await self.resumeWaiter(path, id: id, with: nil) }
+        }
+    }
+
+    /// Makes the view model active and starts its activation work.
+    func activate(_ host: ViewModelHost) {
+        host.setActive(true)
+        let model = host.viewModel
+        host.activation = Task { [self] in
+            await self.runWhileActive(model)
+        }
+    }
+
+    /// Runs a view model's activation work on this actor, where the view model lives.
+    private func runWhileActive(_ model: any ViewModel) async {
+        guard !isClosed else { return }
+        await model.whileActive()
+    }
+
+    /// Ends one long-poll, with a new version or with nothing (timed out, cancelled).
+    func resumeWaiter(_ path: String, id: Int, with snapshot: EncodedSnapshot?) {
+        hosts[path]?.waiters.removeValue(forKey: id)?.resume(returning: snapshot)
+    }
+}
