@@ -58,6 +58,11 @@ extension Problem {
                 detail: "The change could not be saved, so nothing changed. Try again in a moment.",
                 headers: [.retryAfter: "1"]
             )
+        case .versionConflict:
+            self.init(
+                status: .conflict, title: "Write conflict",
+                detail: "Other writes to this view model kept winning; nothing changed. Try again."
+            )
         case .commandNotRunning(let name):
             self.init(
                 status: .conflict, title: "Command not running",

@@ -22,7 +22,16 @@ struct StorePersistence: ViewModelPersistence {
                 at: at
             )
         }
-        try await store.commit(writes)
+        do {
+            try await store.commit(writes)
+        } catch StoreError.conflict {
+            throw VersionConflict()
+        }
+    }
+
+    func latest(of path: String) async throws -> RestoredViewModel? {
+        let records = try await store.viewModels(of: session).filter { $0.key.path == path }
+        return Self.restored(from: records)[path]
     }
 
     func versions(of path: String, after version: Int) async throws -> [EncodedSnapshot]? {

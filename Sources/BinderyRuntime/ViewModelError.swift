@@ -24,4 +24,6 @@ public enum ViewModelError: Error, Sendable, Equatable {
     case commandNotRunning(name: String)
     /// The change could not be committed to the store; nothing changed.
     case storeUnavailable
+    /// Another node committed a newer version first, again and again; nothing changed.
+    case versionConflict
 }

@@ -2,6 +2,16 @@
 /// then published to readers and pushed to watchers. A commit that fails rolls the view models
 /// back to their last committed state, so nothing changes in memory either.
 extension ViewModelGraph {
+    /// How a commit ended.
+    public enum CommitOutcome: Sendable {
+        /// Durable and published.
+        case committed
+        /// Refused: another node committed first; rolled back.
+        case conflict
+        /// The store failed; rolled back.
+        case failed
+    }
+
     /// A version rendered by a flush and waiting for its commit.
     struct RenderedVersion {
         let host: ViewModelHost
@@ -16,17 +26,32 @@ extension ViewModelGraph {
     }
 
     /// Flushes and waits for the commit of what changed; throws when it failed (and was rolled
-    /// back).
+    /// back): ``ViewModelError/versionConflict`` when another node committed first.
     func commitChanges() async throws(ViewModelError) {
         guard let commit = flush() else {
             _ = await commitChain?.value
             return
         }
-        guard await commit.value else { throw .storeUnavailable }
+        switch await commit.value {
+        case .committed: return
+        case .conflict: throw .versionConflict
+        case .failed: throw .storeUnavailable
+        }
+    }
+
+    /// Loads the newest committed state of a view model (another node wrote it) and shows it at
+    /// the version the store holds, without committing anything.
+    func reload(_ host: ViewModelHost) async {
+        guard let persistence, let record = try? await persistence.latest(of: host.path) else { return }
+        guard record.version > (host.storedVersion ?? 0) else { return }
+        host.viewModel.restorePersistedState(record.state)
+        host.continueFrom(storedVersion: record.version)
+        host.committedState = record.state
+        flush()
     }
 
     /// Hands rendered versions to the persistence; publishes them at once without one.
-    func commit(_ rendered: [RenderedVersion]) -> Task<Bool, Never>? {
+    func commit(_ rendered: [RenderedVersion]) -> Task<CommitOutcome, Never>? {
         guard let persistence else {
             rendered.forEach(publish)
             return nil
@@ -35,8 +60,8 @@ extension ViewModelGraph {
         var versions: [CommittedVersion] = []
         for version in rendered {
             let host = version.host
-            // A restored view model's first render shows the version the store already holds.
-            if host.committed == nil, version.snapshot.version == host.storedVersion {
+            // A restored or reloaded view model's render shows the version the store already holds.
+            if version.snapshot.version == host.storedVersion {
                 publish(version)
                 continue
             }
@@ -54,21 +79,21 @@ extension ViewModelGraph {
         let number = commitCount
         let task = Task { [self] in
             // A commit rendered on top of one that failed is refused too: its base was rolled back.
-            let before = await previous?.value ?? true
+            let before = await previous?.value ?? .committed
             do {
-                guard before else { throw ViewModelError.storeUnavailable }
+                guard before == .committed else { throw ViewModelError.storeUnavailable }
                 try await persistence.commit(versions)
             } catch {
                 self.rollBack(pending)
                 // Later renders start from the committed state again, not from this failure.
                 if commitCount == number { commitChain = nil }
-                return false
+                return error is VersionConflict ? CommitOutcome.conflict : CommitOutcome.failed
             }
             for (version, state) in zip(pending, states) {
                 version.host.committedState = state
                 self.publish(version)
             }
-            return true
+            return .committed
         }
         commitChain = task
         return task

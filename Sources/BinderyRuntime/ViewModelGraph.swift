@@ -17,7 +17,7 @@ public actor ViewModelGraph {
     /// What a restart brought back, by path; used as each view model is first made.
     private var restored: [String: RestoredViewModel]
     /// The last commit handed to the store; each waits for the one before.
-    var commitChain: Task<Bool, Never>?
+    var commitChain: Task<CommitOutcome, Never>?
     /// Counts commits handed to the store, so a failed one knows whether it is still the last.
     var commitCount = 0
     private var rootModels: [String: any ViewModel] = [:]
@@ -58,14 +58,35 @@ public actor ViewModelGraph {
     /// With `ifVersion`, the write happens only while the current version is one of those
     /// (a conditional request's `If-Match`); otherwise it is refused and nothing changes.
     public func write(_ path: String, patch: JSONValue, ifVersion: Set<Int>? = nil) async throws(ViewModelError) -> EncodedSnapshot {
-        let host = try await preparedHost(at: path)
-        await settle()
-        if let ifVersion, !ifVersion.contains(host.current.version) {
-            throw .versionMismatch(current: host.current.version)
+        // Another node may commit first: reload its state, then a plain write is applied again
+        // on top of it, and a conditional one finds its version stale (412).
+        for _ in 0..<3 {
+            let host = try await preparedHost(at: path)
+            await settle()
+            if let ifVersion, !ifVersion.contains(host.current.version) {
+                throw .versionMismatch(current: host.current.version)
+            }
+            try host.viewModel.prepareWrite(patch)()
+            do {
+                try await commitChanges()
+                return host.current
+            } catch .versionConflict {
+                await reload(host)
+            }
         }
-        try host.viewModel.prepareWrite(patch)()
-        try await commitChanges()
-        return host.current
+        throw .versionConflict
+    }
+
+    /// Shows the newest committed version of `path` when the store has a newer one than this
+    /// graph (another node committed it); watchers get it pushed.
+    public func refresh(_ path: String, toVersion version: Int) async {
+        guard let host = hosts[path], (host.storedVersion ?? 0) < version else { return }
+        await reload(host)
+    }
+
+    /// Reloads every view model this graph holds from the store (after missed notifications).
+    public func refreshAll() async {
+        for host in hosts.values { await reload(host) }
     }
 
     /// Executes a command, waiting up to `wait` for it to finish.
@@ -142,10 +163,10 @@ public actor ViewModelGraph {
     ///
     /// Returns the commit of what this flush rendered, if it rendered anything to commit.
     @discardableResult
-    public func flush() -> Task<Bool, Never>? {
+    public func flush() -> Task<CommitOutcome, Never>? {
         flushPending.store(false, ordering: .sequentiallyConsistent)
         guard !isClosed else { return nil }
-        var commit: Task<Bool, Never>?
+        var commit: Task<CommitOutcome, Never>?
         // A parent's new version may rebuild its children, whose hosts then change in turn.
         for _ in 0..<3 {
             var changed: [RenderedVersion] = []

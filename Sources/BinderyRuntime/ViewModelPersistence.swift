@@ -8,6 +8,16 @@ public protocol ViewModelPersistence: Sendable {
     /// The versions of `path` after `version`, oldest first; nil when the log no longer reaches
     /// back that far (the caller sends one full snapshot instead).
     func versions(of path: String, after version: Int) async throws -> [EncodedSnapshot]?
+    /// The newest committed state of `path` (another node may have written it); nil if none.
+    func latest(of path: String) async throws -> RestoredViewModel?
+}
+
+/// A commit refused because a view model's stored version is no longer the one it replaced:
+/// another node (or process) committed first. The graph reloads and, for a plain write, tries
+/// again.
+public struct VersionConflict: Error, Sendable, Equatable {
+    /// Creates the error.
+    public init() {}
 }
 
 /// One new version of one view model, as committed.
@@ -22,6 +32,15 @@ public struct CommittedVersion: Sendable, Equatable {
     public let state: JSONValue
     /// The deferred command running at this version, if any.
     public let runningCommand: String?
+
+    /// Creates a committed version.
+    public init(path: String, expected: Int?, snapshot: EncodedSnapshot, state: JSONValue, runningCommand: String?) {
+        self.path = path
+        self.expected = expected
+        self.snapshot = snapshot
+        self.state = state
+        self.runningCommand = runningCommand
+    }
 }
 
 /// A view model's persisted state as a session is restored after a restart.

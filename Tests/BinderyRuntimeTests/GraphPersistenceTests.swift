@@ -14,13 +14,32 @@ final class RecordingPersistence: ViewModelPersistence {
     }
 
     var commits: [[CommittedVersion]] { state.withLock { $0.commits } }
+
+    /// Pretends an earlier process committed `version` of `path` with `state`.
+    func seed(_ path: String, version: Int, state seeded: JSONValue) {
+        let snapshot = EncodedSnapshot(path: path, version: version, bytes: [])
+        state.withLock { $0.commits.append([CommittedVersion(path: path, expected: nil, snapshot: snapshot, state: seeded, runningCommand: nil)]) }
+    }
+
+    /// The commits made through the graph, after any seeded ones.
+    var madeCommits: [CommittedVersion] { commits.flatMap { $0 }.filter { !$0.snapshot.bytes.isEmpty } }
     func fail(_ failing: Bool) { state.withLock { $0.failing = failing } }
 
     func commit(_ versions: [CommittedVersion]) async throws {
         try await gate?.wait()
         try state.withLock { state in
             guard !state.failing else { throw CocoaError(.fileWriteOutOfSpace) }
+            for version in versions {
+                let stored = state.commits.flatMap { $0 }.last { $0.path == version.path }?.snapshot.version
+                guard version.expected == stored else { throw VersionConflict() }
+            }
             state.commits.append(versions)
+        }
+    }
+
+    func latest(of path: String) async throws -> RestoredViewModel? {
+        commits.flatMap { $0 }.last { $0.path == path }.map {
+            RestoredViewModel(version: $0.snapshot.version, state: $0.state, interruptedCommand: nil)
         }
     }
 
@@ -74,6 +93,7 @@ struct GraphPersistenceTests {
 
     @Test func aRestoredViewModelContinuesItsVersionAndStateAndShowsAnInterruptedCommand() async throws {
         let persistence = RecordingPersistence()
+        persistence.seed("counter", version: 7, state: ["name": "back", "limit": 5])
         let restored = ["counter": RestoredViewModel(version: 7, state: ["name": "back", "limit": 5], interruptedCommand: "slowIncrement")]
         let graph = ViewModelGraph(screens: counterScreens, persistence: persistence, restored: restored)
         let snapshot = try await graph.snapshot("counter")
@@ -81,7 +101,7 @@ struct GraphPersistenceTests {
         #expect(snapshot.output("greeting") == "hello back")
         #expect(snapshot.command("slowIncrement", "executing") == false)
         #expect(snapshot.command("slowIncrement", "error")?.objectValue?["message"]?.stringValue?.hasPrefix("Interrupted") == true)
-        let committed = try #require(persistence.commits.flatMap { $0 }.first)
+        let committed = try #require(persistence.madeCommits.first)
         #expect(committed.expected == 7)
         #expect(committed.snapshot.version == 8)
         let written = try await graph.write("counter", patch: ["limit": 6], ifVersion: [8])
@@ -97,5 +117,26 @@ struct GraphPersistenceTests {
         _ = try await graph.watch("counter", after: first.version, send: { resumed.append($0) }, end: {})
         let current = try await graph.snapshot("counter")
         #expect(resumed.versions == Array(first.version + 1...current.version))
+    }
+
+    @Test func twoNodesOnOneStoreNeverBothWinTheSameVersion() async throws {
+        let persistence = RecordingPersistence()
+        let nodeA = ViewModelGraph(screens: counterScreens, persistence: persistence)
+        let nodeB = ViewModelGraph(screens: counterScreens, persistence: persistence)
+        let first = try await nodeA.snapshot("counter")
+        _ = try await nodeA.write("counter", patch: ["name": "a"])
+        // B has no copy yet: its first render conflicts with A's versions and reloads them.
+        let plain = try await nodeB.write("counter", patch: ["limit": 5])
+        #expect(plain.output("greeting") == "hello a", "B reloaded A's write before applying its own")
+        #expect(plain.version == first.version + 2)
+        let pushed = Recorder()
+        _ = try await nodeA.watch("counter", after: first.version + 1, send: { pushed.append($0) }, end: {})
+        await nodeA.refresh("counter", toVersion: plain.version)
+        #expect(pushed.versions.last == plain.version, "A shows B's version once notified")
+        await #expect(throws: ViewModelError.versionMismatch(current: plain.version)) {
+            try await nodeA.write("counter", patch: ["name": "stale"], ifVersion: [first.version + 1])
+        }
+        let versions = persistence.commits.flatMap { $0 }.map(\.snapshot.version)
+        #expect(versions == Array(1...plain.version), "one writer per version")
     }
 }
