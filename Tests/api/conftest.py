@@ -19,20 +19,10 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-OPENAPI_COPY = REPO / "docs" / "openapi.json"
+from tools import OPENAPI_COPY, REPO, binary_path, public_dir  # noqa: F401 (re-exported)
+
 DOCKERFILE = REPO / "docker" / "Dockerfile"
 README = REPO / "README.md"
-
-
-def binary_path() -> Path:
-    path = Path(os.environ.get("BINDERY_BIN", ".build/debug/bindery"))
-    return path if path.is_absolute() else REPO / path
-
-
-def public_dir() -> Path:
-    path = Path(os.environ.get("BINDERY_PUBLIC", "Public"))
-    return path if path.is_absolute() else REPO / path
 
 
 def server_command(port: int, store: Path) -> list[str]:
