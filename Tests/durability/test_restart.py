@@ -27,7 +27,7 @@ WRITER = 0                      # its form is PATCHed in a loop while the server
 IF_MATCH = range(1, 10)         # sessions whose form is PATCHed with the pre-kill ETag
 SSE = range(10, 20)             # sessions whose form stream is resumed with Last-Event-ID
 GALLERY = range(0, SESSIONS, 5)  # sessions that opened gallery/photos/3
-INTERRUPTED = SESSIONS - 1      # its list load is running (10 s upstream latency) at the kill
+INTERRUPTED = SESSIONS - 1      # its list load is running (30 s upstream latency) at the kill
 TIMEOUT = 5                     # seconds, every HTTP request
 MERGE = "application/merge-patch+json"
 LOG_REACH = 64                  # the store's version log keeps this many versions per view model
@@ -166,8 +166,8 @@ def scenario(bindery_factory) -> Scenario:
     writer = Writer(base, clients[WRITER])
     writer.start()
     wait_until(lambda: writer.acks >= 20 or not writer.is_alive(), 20, "20 acknowledged writes")
-    # A deferred load that cannot finish before the kill: the travel endpoint now takes 10 s.
-    upstream_patch(base, {"travel": {"latencyMs": 10000}})
+    # A deferred load that cannot finish before the kill: the travel endpoint now takes 30 s.
+    upstream_patch(base, {"travel": {"latencyMs": 30000}})
     running = expect(call(base, "POST", "/api/views/list/commands/load", clients[INTERRUPTED]), 202)
     deferred = ack(running)
     assert deferred.body["commands"]["load"]["executing"] is True
