@@ -19,27 +19,19 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-OPENAPI_COPY = REPO / "docs" / "openapi.json"
+from tools import OPENAPI_COPY, REPO, binary_path, public_dir  # noqa: F401 (re-exported)
+
 DOCKERFILE = REPO / "docker" / "Dockerfile"
 README = REPO / "README.md"
 
 
-def binary_path() -> Path:
-    path = Path(os.environ.get("BINDERY_BIN", ".build/debug/bindery"))
-    return path if path.is_absolute() else REPO / path
-
-
-def public_dir() -> Path:
-    path = Path(os.environ.get("BINDERY_PUBLIC", "Public"))
-    return path if path.is_absolute() else REPO / path
-
-
-def server_command(port: int) -> list[str]:
-    """The one place that knows how the API checks start the server."""
+def server_command(port: int, store: Path) -> list[str]:
+    """The one place that knows how the API checks start the server: on the default backend (a
+    SQLite file), but in a temporary directory, never the repository's own .bindery/."""
     return [
         str(binary_path()),
         "--port", str(port),
+        "--store", f"sqlite:{store}",
         "--public-dir", str(public_dir()),
         "--upstream-latency-ms", "20",
         "--upstream-travel-failure-rate", "0",
@@ -69,13 +61,15 @@ def wait_for_health(base: str, process: subprocess.Popen, timeout: float = 30.0)
 
 
 @pytest.fixture(scope="session")
-def server():
-    """Starts the real binary, waits for GET /healthz, yields its base URL, then SIGTERMs it."""
+def server(tmp_path_factory):
+    """Starts the real binary on a SQLite store in a temporary directory, waits for GET /healthz,
+    yields its base URL, then SIGTERMs it."""
     if not binary_path().exists():
         pytest.fail(f"no server binary at {binary_path()} (run `swift build`, or set BINDERY_BIN)")
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    process = subprocess.Popen(server_command(port), cwd=REPO, stdin=subprocess.DEVNULL)
+    store = tmp_path_factory.mktemp("api-store") / "bindery.sqlite"
+    process = subprocess.Popen(server_command(port, store), cwd=REPO, stdin=subprocess.DEVNULL)
     try:
         wait_for_health(base, process)
         yield base

@@ -22,7 +22,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from conftest import OPENAPI_COPY, binary_path
+from tools import OPENAPI_COPY, binary_path
 
 REPO = Path(__file__).resolve().parents[2]
 

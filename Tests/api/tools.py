@@ -1,12 +1,30 @@
-"""Finds the command-line tools the API checks run (installed into the venv by scripts/install-deps)."""
+"""Paths the API checks share (the binary, the thin client, the OpenAPI copy) and the command-line
+tools they run (installed into the venv by scripts/install-deps).
+
+Test modules import these from here, never `from conftest import ...`: with several test
+directories in one pytest run, the module named `conftest` is whichever directory's was loaded last."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from pathlib import Path
 
 import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+OPENAPI_COPY = REPO / "docs" / "openapi.json"
+
+
+def binary_path() -> Path:
+    path = Path(os.environ.get("BINDERY_BIN", ".build/debug/bindery"))
+    return path if path.is_absolute() else REPO / path
+
+
+def public_dir() -> Path:
+    path = Path(os.environ.get("BINDERY_PUBLIC", "Public"))
+    return path if path.is_absolute() else REPO / path
 
 
 def venv_tool(name: str) -> str:

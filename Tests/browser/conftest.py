@@ -27,11 +27,15 @@ PUBLIC_DIR = REPO / "Public"
 SCREENSHOTS = REPO / "artifacts" / "screenshots"
 
 
-def server_command(binary: str, port: int) -> list[str]:
-    """THE one place that knows the server's command line. Extra flags: env BINDERY_ARGS."""
+def server_command(binary: str, port: int, store: Path) -> list[str]:
+    """THE one place that knows the server's command line. Extra flags: env BINDERY_ARGS.
+
+    The store is the default backend (a SQLite file) in a temporary directory: the tests never
+    touch the repository's own .bindery/."""
     return [
         binary,
         "--port", str(port),
+        "--store", f"sqlite:{store}",
         "--public-dir", str(PUBLIC_DIR),
         "--upstream-latency-ms", "50",
         *shlex.split(os.environ.get("BINDERY_ARGS", "")),
@@ -59,33 +63,77 @@ def _wait_until_up(base: str, proc: subprocess.Popen | None, timeout: float = 30
     raise RuntimeError(f"server at {base} did not come up in {timeout}s")
 
 
+def _binary() -> str:
+    binary = os.environ.get("BINDERY_BIN") or str(REPO / ".build" / "debug" / "bindery")
+    if not Path(binary).exists():
+        pytest.fail(f"no server binary at {binary}: run `swift build` or set BINDERY_URL")
+    return binary
+
+
+class Server:
+    """The binary on one port and one store file; it can be killed and started again on both,
+    so that an open page reconnects to the same address. Output: artifacts/<log_name>.log."""
+
+    def __init__(self, binary: str, store: Path, log_name: str):
+        self.binary, self.store, self.log_name = binary, store, log_name
+        self.port = _free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen | None = None
+        self.log = None
+
+    def start(self) -> None:
+        (REPO / "artifacts").mkdir(exist_ok=True)
+        if self.log is None:
+            self.log = open(REPO / "artifacts" / f"{self.log_name}.log", "w")
+        self.proc = subprocess.Popen(server_command(self.binary, self.port, self.store), cwd=REPO,
+                                     stdout=self.log, stderr=subprocess.STDOUT)
+        _wait_until_up(self.base, self.proc)
+
+    def kill9(self) -> None:
+        """SIGKILL: the process ends at once, without any shutdown work."""
+        self.proc.kill()
+        self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=5)
+        if self.log is not None:
+            self.log.close()
+            self.log = None
+
+
 @pytest.fixture(scope="session")
-def base_url():
+def base_url(tmp_path_factory):
     url = os.environ.get("BINDERY_URL")
     if url:
         _wait_until_up(url.rstrip("/"), None)
         yield url.rstrip("/")
         return
-    binary = os.environ.get("BINDERY_BIN")
-    binary = binary or str(REPO / ".build" / "debug" / "bindery")
-    if not Path(binary).exists():
-        pytest.fail(f"no server binary at {binary}: run `swift build` or set BINDERY_URL")
-    command = lambda port: server_command(binary, port)  # noqa: E731
-    port = _free_port()
-    (REPO / "artifacts").mkdir(exist_ok=True)
-    log = open(REPO / "artifacts" / "browser-server.log", "w")
-    proc = subprocess.Popen(command(port), cwd=REPO, stdout=log, stderr=subprocess.STDOUT)
+    server = Server(_binary(), tmp_path_factory.mktemp("browser-store") / "bindery.sqlite", "browser-server")
     try:
-        base = f"http://127.0.0.1:{port}"
-        _wait_until_up(base, proc)
-        yield base
+        server.start()
+        yield server.base
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+        server.stop()
+
+
+@pytest.fixture
+def restartable_server(tmp_path):
+    """A server of the test's own (its own port and store file) that the test may kill and
+    restart; needs BINDERY_BIN or .build/debug/bindery (skipped against BINDERY_URL)."""
+    if os.environ.get("BINDERY_URL"):
+        pytest.skip("restarts need a binary this test starts, not BINDERY_URL")
+    server = Server(_binary(), tmp_path / "bindery.sqlite", "browser-restart-server")
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
 
 
 def _http(method: str, url: str, body=None):
