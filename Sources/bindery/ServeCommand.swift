@@ -32,7 +32,7 @@ struct ServeCommand: AsyncParsableCommand {
             store = try location.open()
         } catch {
             // One line naming the file, no stack: a corrupt or unreadable store stops startup.
-            FileHandle.standardError.write(Data("bindery: cannot open the store: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("bindery: \(error)\n".utf8))
             throw ExitCode.failure
         }
         logger.info("Store opened", metadata: ["store": "\(location)"])
