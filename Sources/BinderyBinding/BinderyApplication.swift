@@ -27,6 +27,7 @@ public final class BinderyApplication: Sendable {
     private let clock: any Clock<Duration>
     private let background = Mutex<[Task<Void, Never>]>([])
     private let readiness = ReadinessFlag()
+    private let storeReachable = ReadinessFlag(true)
 
     /// Makes the screens a server serves from its upstream and a log for failures view models
     /// swallow.
@@ -51,16 +52,17 @@ public final class BinderyApplication: Sendable {
             metrics.upstream(endpoint: call.endpoint.rawValue, duration: call.duration, failed: call.error != nil)
         }
         let screens = makeScreens(upstream) { [logger] message in logger.warning("\(message)") }
-        let sessions = SessionStore(limits: configuration.sessions, screens: screens, store: store)
+        let sessions = SessionStore(limits: configuration.sessions, screens: screens, store: store, metrics: metrics)
         let streams = EventStreams(limits: configuration.streams)
         self.upstream = upstream
         self.metrics = metrics
         self.sessions = sessions
         self.streams = streams
         let readiness = readiness
+        let storeReachable = storeReachable
         let router = BinderyRoutes(
             configuration: configuration, screens: screens, sessions: sessions, streams: streams, upstream: upstream,
-            metrics: metrics, ready: { readiness.isReady }
+            metrics: metrics, ready: { readiness.isReady && storeReachable.isReady }
         ).router()
         server = HTTPServer(configuration: configuration.server, responder: router, logger: logger) { request in
             metrics.request(route: request.route, method: request.method, status: request.status, duration: request.duration)
@@ -78,8 +80,19 @@ public final class BinderyApplication: Sendable {
         let sessions = sessions
         let clock = clock
         let interval = configuration.sweepInterval
+        let probe = StoreProbe(store: store, clock: clock, timeout: .seconds(2))
+        let storeReachable = storeReachable
+        let metrics = metrics
         background.withLock { tasks in
             tasks.append(Task { await streams.runHeartbeats(clock: clock) })
+            tasks.append(Task {
+                while !Task.isCancelled {
+                    let reachable = await probe.isReachable()
+                    storeReachable.set(reachable)
+                    metrics.storeReachable(reachable)
+                    do { try await clock.sleep(for: .seconds(2)) } catch { return }
+                }
+            })
             tasks.append(Task {
                 while !Task.isCancelled {
                     do { try await clock.sleep(for: interval) } catch { return }

@@ -8,7 +8,7 @@ import Synchronization
 /// global metrics system has to be bootstrapped.
 public final class BinderyMetrics: Sendable {
     private let registry = PrometheusCollectorRegistry()
-    private let factory: PrometheusMetricsFactory
+    let factory: PrometheusMetricsFactory
     private let sessions: CoreMetrics.Gauge
     private let streams: CoreMetrics.Gauge
     /// The request metrics made so far, by route, method and status: made once, not per request.

@@ -6,7 +6,10 @@ struct HealthRoutes: HTTPResponder {
 
     func respondImmediately(to request: Request) -> Response? {
         if request.path == "/readyz", !ready() {
-            return Problem(status: .serviceUnavailable, detail: "The server is shutting down.").response
+            return Problem(
+                status: .serviceUnavailable, detail: "The server is shutting down or cannot reach its store.",
+                headers: [.retryAfter: "2"]
+            ).response
         }
         return .json(Array(#"{"status":"ok"}"#.utf8), headers: [.cacheControl: "no-store"])
     }

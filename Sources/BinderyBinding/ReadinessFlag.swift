@@ -1,8 +1,14 @@
 import Synchronization
 
-/// Whether the server accepts work: true between start and the beginning of shutdown.
+/// A readiness condition read on every `/readyz`: the server between start and shutdown, the store
+/// while it answers.
 final class ReadinessFlag: Sendable {
-    private let value = Atomic<Bool>(false)
+    private let value: Atomic<Bool>
+
+    /// Creates the flag, down unless told otherwise.
+    init(_ ready: Bool = false) {
+        value = Atomic(ready)
+    }
 
     /// Sets the flag.
     func set(_ ready: Bool) { value.store(ready, ordering: .relaxed) }

@@ -10,13 +10,14 @@ import Synchronization
 /// A session that is not in memory (after a restart, or evicted from memory) is restored from
 /// the store on its first request; memory is a cache, the store is what lasts.
 public final class SessionStore: Sendable {
-    private let sessions = Mutex<[String: Session]>([:])
+    private let sessions = Mutex(LiveSessions())
     private let restoring = Mutex<[String: Task<Session?, any Error>]>([:])
     private let limits: SessionLimits
     private let screens: [Screen]
     private let store: any SessionStateStore
     private let now: @Sendable () -> ContinuousClock.Instant
     private let wallClock: @Sendable () -> Date
+    private let metrics: BinderyMetrics?
 
     /// Creates a store whose sessions' graphs serve `screens` and commit to `store`.
     ///
@@ -27,8 +28,10 @@ public final class SessionStore: Sendable {
         screens: [Screen],
         store: any SessionStateStore = MemoryStore(),
         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
-        wallClock: @escaping @Sendable () -> Date = { Date() }
+        wallClock: @escaping @Sendable () -> Date = { Date() },
+        metrics: BinderyMetrics? = nil
     ) {
+        self.metrics = metrics
         self.limits = limits
         self.screens = screens
         self.store = store
@@ -109,6 +112,16 @@ public final class SessionStore: Sendable {
         return expired.count
     }
 
+    /// The live session whose token has this hash, if it is in memory.
+    func live(hash: SessionTokenHash) -> Session? {
+        sessions.withLock { $0[hash: hash] }
+    }
+
+    /// Every session in memory.
+    var liveSessions: [Session] {
+        sessions.withLock { Array($0.values) }
+    }
+
     /// Closes every session (server shutdown).
     public func closeAll() {
         close(sessions.withLock { sessions in
@@ -128,7 +141,7 @@ public final class SessionStore: Sendable {
     }
 
     private func makeSession(token: String, hash: SessionTokenHash, restored: [String: RestoredViewModel]) -> Session {
-        let persistence = StorePersistence(store: store, session: hash, now: wallClock)
+        let persistence = StorePersistence(store: store, session: hash, now: wallClock, metrics: metrics)
         return Session(
             token: token, tokenHash: hash, logID: SessionToken.makeLogID(),
             graph: ViewModelGraph(screens: screens, persistence: persistence, restored: restored), now: now()
@@ -156,7 +169,7 @@ public final class SessionStore: Sendable {
         return kept
     }
 
-    private static func removeExpired(from sessions: inout [String: Session], before limit: ContinuousClock.Instant) -> [Session] {
+    private static func removeExpired(from sessions: inout LiveSessions, before limit: ContinuousClock.Instant) -> [Session] {
         let expired = sessions.values.filter { $0.lastUsedAt < limit }
         expired.forEach { sessions[$0.token] = nil }
         return expired

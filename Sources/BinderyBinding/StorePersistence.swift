@@ -8,8 +8,12 @@ struct StorePersistence: ViewModelPersistence {
     let store: any SessionStateStore
     let session: SessionTokenHash
     let now: @Sendable () -> Date
+    let metrics: BinderyMetrics?
 
     func commit(_ versions: [CommittedVersion]) async throws {
+        let started = ContinuousClock.now
+        var outcome = "committed"
+        defer { metrics?.storeCommit(duration: ContinuousClock.now - started, outcome: outcome) }
         let at = now()
         let writes = try versions.map { version in
             ViewModelWrite(
@@ -25,7 +29,11 @@ struct StorePersistence: ViewModelPersistence {
         do {
             try await store.commit(writes)
         } catch StoreError.conflict {
+            outcome = "conflict"
             throw VersionConflict()
+        } catch {
+            outcome = "failed"
+            throw error
         }
     }
 

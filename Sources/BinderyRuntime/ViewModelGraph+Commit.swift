@@ -12,6 +12,14 @@ extension ViewModelGraph {
         case failed
     }
 
+    /// Versions waiting to be committed together, and the task that commits them.
+    final class CommitBatch {
+        var versions: [CommittedVersion] = []
+        var rendered: [RenderedVersion] = []
+        var states: [JSONValue] = []
+        var task: Task<CommitOutcome, Never>?
+    }
+
     /// A version rendered by a flush and waiting for its commit.
     struct RenderedVersion {
         let host: ViewModelHost
@@ -52,12 +60,12 @@ extension ViewModelGraph {
 
     /// Hands rendered versions to the persistence; publishes them at once without one.
     func commit(_ rendered: [RenderedVersion]) -> Task<CommitOutcome, Never>? {
+        guard !rendered.isEmpty else { return nil }
         guard let persistence else {
             rendered.forEach(publish)
             return nil
         }
-        var pending: [RenderedVersion] = []
-        var versions: [CommittedVersion] = []
+        let batch = openBatch ?? startBatch(persistence)
         for version in rendered {
             let host = version.host
             // A restored or reloaded view model's render shows the version the store already holds.
@@ -65,38 +73,49 @@ extension ViewModelGraph {
                 publish(version)
                 continue
             }
-            versions.append(CommittedVersion(
+            let state = host.viewModel.persistedState
+            batch.versions.append(CommittedVersion(
                 path: host.path, expected: host.queuedVersion, snapshot: version.snapshot,
-                state: host.viewModel.persistedState, runningCommand: host.viewModel.runningDeferredCommand
+                state: state, runningCommand: host.viewModel.runningDeferredCommand
             ))
+            batch.rendered.append(version)
+            batch.states.append(state)
             host.queuedVersion = version.snapshot.version
-            pending.append(version)
         }
-        guard !versions.isEmpty else { return nil }
+        return batch.versions.isEmpty ? nil : batch.task
+    }
+
+    /// Opens the batch that collects versions rendered while the previous one commits; it
+    /// commits all of them in one call as soon as the previous one is done (one commit in flight
+    /// per session, so a burst of writes to one session shares its store transactions).
+    private func startBatch(_ persistence: any ViewModelPersistence) -> CommitBatch {
+        let batch = CommitBatch()
         let previous = commitChain
-        let states = pending.map { $0.host.viewModel.persistedState }
         commitCount += 1
         let number = commitCount
-        let task = Task { [self] in
+        batch.task = Task { [self] in
             // A commit rendered on top of one that failed is refused too: its base was rolled back.
             let before = await previous?.value ?? .committed
+            if openBatch === batch { openBatch = nil }
+            guard !batch.versions.isEmpty else { return before }
             do {
                 guard before == .committed else { throw ViewModelError.storeUnavailable }
-                try await persistence.commit(versions)
+                try await persistence.commit(batch.versions)
             } catch {
-                self.rollBack(pending)
+                self.rollBack(batch.rendered)
                 // Later renders start from the committed state again, not from this failure.
                 if commitCount == number { commitChain = nil }
                 return error is VersionConflict ? CommitOutcome.conflict : CommitOutcome.failed
             }
-            for (version, state) in zip(pending, states) {
+            for (version, state) in zip(batch.rendered, batch.states) {
                 version.host.committedState = state
                 self.publish(version)
             }
             return .committed
         }
-        commitChain = task
-        return task
+        openBatch = batch
+        commitChain = batch.task
+        return batch
     }
 
     /// Makes a committed version visible: the board, the watchers, the long-polls.

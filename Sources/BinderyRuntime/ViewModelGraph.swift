@@ -20,6 +20,8 @@ public actor ViewModelGraph {
     var commitChain: Task<CommitOutcome, Never>?
     /// Counts commits handed to the store, so a failed one knows whether it is still the last.
     var commitCount = 0
+    /// The commit that has not started yet: versions rendered now join it.
+    var openBatch: CommitBatch?
     private var rootModels: [String: any ViewModel] = [:]
     var hosts: [String: ViewModelHost] = [:]
     private var runningCommands: [ObjectIdentifier: Command] = [:]
