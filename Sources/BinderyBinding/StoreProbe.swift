@@ -1,3 +1,4 @@
+import BinderyRuntime
 import BinderyStore
 import Foundation
 
@@ -15,24 +16,14 @@ struct StoreProbe: Sendable {
     /// Whether the store answered within the timeout.
     func isReachable() async -> Bool {
         let store = store
-        let clock = clock
-        let timeout = timeout
-        return await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                do {
-                    _ = try await store.session(Self.probe)
-                    return true
-                } catch {
-                    return false
-                }
-            }
-            group.addTask {
-                try? await clock.sleep(for: timeout)
+        let answered = await firstResult(within: timeout, on: clock) { () -> Bool in
+            do {
+                _ = try await store.session(Self.probe)
+                return true
+            } catch {
                 return false
             }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
         }
+        return answered == true
     }
 }

@@ -6,9 +6,13 @@ import Synchronization
 final class FailingStore: SessionStateStore {
     private let base = MemoryStore()
     private let failing = Mutex(false)
+    private let unreachable = Mutex(false)
 
     /// Makes every later commit fail (or succeed again).
     func failCommits(_ fail: Bool) { failing.withLock { $0 = fail } }
+
+    /// Makes every later read fail too, as an unreachable database would.
+    func failReads(_ fail: Bool) { unreachable.withLock { $0 = fail } }
 
     func commit(_ writes: [ViewModelWrite]) async throws {
         if failing.withLock({ $0 }) { throw StoreError.unavailable(reason: "disk full") }
@@ -18,7 +22,10 @@ final class FailingStore: SessionStateStore {
     func createSession(_ tokenHash: SessionTokenHash, at time: Date) async throws -> StoredSession {
         try await base.createSession(tokenHash, at: time)
     }
-    func session(_ tokenHash: SessionTokenHash) async throws -> StoredSession? { try await base.session(tokenHash) }
+    func session(_ tokenHash: SessionTokenHash) async throws -> StoredSession? {
+        if unreachable.withLock({ $0 }) { throw StoreError.unavailable(reason: "connection refused") }
+        return try await base.session(tokenHash)
+    }
     func touchSession(_ tokenHash: SessionTokenHash, at time: Date) async throws { try await base.touchSession(tokenHash, at: time) }
     func viewModels(of tokenHash: SessionTokenHash) async throws -> [ViewModelRecord] { try await base.viewModels(of: tokenHash) }
     func versions(of key: ViewModelKey, after version: Int) async throws -> VersionHistory {

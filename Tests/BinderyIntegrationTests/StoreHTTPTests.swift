@@ -1,5 +1,6 @@
 import BinderyRuntime
 import BinderyStore
+import Clocks
 import Foundation
 import Testing
 
@@ -53,6 +54,29 @@ struct StoreHTTPTests {
             #expect(conditional.status == 200, "an ETag from before the restart is still valid")
             client.token = String(repeating: "ab", count: 16)
             #expect(try await client.request("GET", "/api/views/form").status == 401)
+        }
+    }
+
+    @Test func readinessIs503WhileTheStoreDoesNotAnswer() async throws {
+        let store = FailingStore()
+        let clock = TestClock()
+        try await TestServer.with(clock: clock, store: store) { server in
+            let client = server.anonymousClient()
+            #expect(try await client.request("GET", "/readyz").status == 200)
+            store.failReads(true)
+            var status = 200
+            for _ in 0..<200 where status != 503 {
+                await clock.advance(by: .seconds(2))
+                status = try await client.request("GET", "/readyz").status
+            }
+            #expect(status == 503, "the probe saw the store fail")
+            #expect(try await client.request("GET", "/healthz").status == 200, "the process still answers")
+            store.failReads(false)
+            for _ in 0..<200 where status != 200 {
+                await clock.advance(by: .seconds(2))
+                status = try await client.request("GET", "/readyz").status
+            }
+            #expect(status == 200, "ready again once the store answers")
         }
     }
 }
