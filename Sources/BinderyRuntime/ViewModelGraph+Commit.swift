@@ -105,7 +105,13 @@ extension ViewModelGraph {
                 self.rollBack(batch.rendered)
                 // Later renders start from the committed state again, not from this failure.
                 if commitCount == number { commitChain = nil }
-                return error is VersionConflict ? CommitOutcome.conflict : CommitOutcome.failed
+                guard error is VersionConflict else { return .failed }
+                // Another node committed first: show its versions here.
+                var reloaded = Set<ObjectIdentifier>()
+                for version in batch.rendered where reloaded.insert(ObjectIdentifier(version.host)).inserted {
+                    await self.reload(version.host)
+                }
+                return .conflict
             }
             for (version, state) in zip(batch.rendered, batch.states) {
                 version.host.committedState = state

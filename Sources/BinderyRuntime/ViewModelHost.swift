@@ -45,11 +45,14 @@ final class ViewModelHost {
         self.encoded = EncodedSnapshot(path: path, version: firstVersion - 1, bytes: [])
     }
 
-    /// Continues a restored view model: the store holds `version`, which the first render shows.
+    /// Continues from what the store holds (after a restart, or another node's newer version):
+    /// the next render shows `version`, even when it looks like the last one.
     func continueFrom(storedVersion version: Int) {
         storedVersion = version
         queuedVersion = version
         self.version = version - 1
+        body = .null
+        signal.fire()
     }
 
     /// Records that `snapshot` is durable: readers and watchers may see it now.

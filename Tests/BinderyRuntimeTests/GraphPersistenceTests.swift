@@ -139,4 +139,19 @@ struct GraphPersistenceTests {
         let versions = persistence.commits.flatMap { $0 }.map(\.snapshot.version)
         #expect(versions == Array(1...plain.version), "one writer per version")
     }
+
+    @Test func aNewerVersionThatLooksTheSameHereStillMovesThisNodeToIt() async throws {
+        let persistence = RecordingPersistence()
+        let nodeA = ViewModelGraph(screens: counterScreens, persistence: persistence)
+        let nodeB = ViewModelGraph(screens: counterScreens, persistence: persistence)
+        let first = try await nodeA.snapshot("counter")
+        // A failed command on B: a new version with the same persisted state.
+        _ = try await nodeB.execute("counter", command: "fail", argument: nil, wait: .seconds(5))
+        let onB = try await nodeB.snapshot("counter")
+        #expect(onB.version > first.version)
+        await nodeA.refresh("counter", toVersion: onB.version)
+        #expect(try await nodeA.snapshot("counter").version == onB.version)
+        let written = try await nodeA.write("counter", patch: ["name": "after"])
+        #expect(written.version == onB.version + 1)
+    }
 }
