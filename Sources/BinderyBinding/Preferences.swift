@@ -15,7 +15,9 @@ struct Preferences {
                 guard parts.count == 2, parts[0].lowercased() == "wait", let seconds = Double(parts[1]),
                     seconds.isFinite, seconds >= 0
                 else { continue }
-                wait = min(.milliseconds(Int64(seconds * 1000)), limit)
+                // Clamp before converting: a huge finite number would overflow Int64.
+                let capped = min(seconds, Double(limit.components.seconds))
+                wait = min(.milliseconds(Int64(capped * 1000)), limit)
             }
         }
         self.wait = wait

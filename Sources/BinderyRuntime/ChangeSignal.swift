@@ -19,6 +19,11 @@ final class ChangeSignal: Sendable {
         reaction()
     }
 
+    /// Marks the view model as needing a render at the next flush, without scheduling one.
+    func markDirty() {
+        dirty.store(true, ordering: .sequentiallyConsistent)
+    }
+
     /// Returns whether the view model changed since the last call, and clears the flag.
     func takeDirty() -> Bool {
         dirty.exchange(false, ordering: .sequentiallyConsistent)

@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Task where Failure == Never {
     /// The task's value if it arrives within `wait` on `clock`, else nil (the task goes on).
     func value(waitingUpTo wait: Duration, on clock: any Clock<Duration>) async -> Success? {
@@ -5,19 +7,57 @@ extension Task where Failure == Never {
     }
 }
 
-/// What `operation` returns if it finishes within `wait` on `clock`; nil once the time is up
-/// (the operation is then cancelled).
+/// What `operation` returns if it finishes within `wait` on `clock`; nil once the time is up,
+/// even when the operation ignores cancellation (it is cancelled and left to finish alone).
 public func firstResult<Value: Sendable>(
     within wait: Duration, on clock: any Clock<Duration>, _ operation: @escaping @Sendable () async -> Value
 ) async -> Value? {
-    await withTaskGroup(of: Value?.self) { group in
-        group.addTask { await operation() }
-        group.addTask {
-            try? await clock.sleep(for: wait)
-            return nil
+    let race = FirstResult<Value>()
+    return await withCheckedContinuation { continuation in
+        race.begin(continuation)
+        let work = Task {
+            race.finish(await operation())
         }
-        let first = await group.next() ?? nil
-        group.cancelAll()
-        return first
+        let timer = Task {
+            try? await clock.sleep(for: wait)
+            race.finish(nil)
+            work.cancel()
+        }
+        race.onFinish { timer.cancel() }
+    }
+}
+
+/// The one answer of a race between an operation and a deadline: the first to finish resumes
+/// the waiting caller, exactly once.
+private final class FirstResult<Value: Sendable>: Sendable {
+    private let state = Mutex<(continuation: CheckedContinuation<Value?, Never>?, done: Bool, cleanup: (@Sendable () -> Void)?)>(
+        (nil, false, nil)
+    )
+
+    /// Remembers the caller to resume.
+    func begin(_ continuation: CheckedContinuation<Value?, Never>) {
+        state.withLock { $0.continuation = continuation }
+    }
+
+    /// Runs `cleanup` once the race is decided (at once if it already is).
+    func onFinish(_ cleanup: @escaping @Sendable () -> Void) {
+        let decided = state.withLock { state -> Bool in
+            guard !state.done else { return true }
+            state.cleanup = cleanup
+            return false
+        }
+        if decided { cleanup() }
+    }
+
+    /// Resumes the caller with `value` unless someone finished first.
+    func finish(_ value: Value?) {
+        let (continuation, cleanup) = state.withLock { state -> (CheckedContinuation<Value?, Never>?, (@Sendable () -> Void)?) in
+            guard !state.done else { return (nil, nil) }
+            state.done = true
+            defer { state.continuation = nil; state.cleanup = nil }
+            return (state.continuation, state.cleanup)
+        }
+        continuation?.resume(returning: value)
+        cleanup?()
     }
 }

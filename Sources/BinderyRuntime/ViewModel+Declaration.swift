@@ -117,7 +117,9 @@ extension ViewModel {
     /// The state the view model keeps across restarts (its declaration's `persists`).
     public var persistedState: JSONValue { Self.declaration.persistedState(of: self) }
 
-    /// Puts persisted state back into this freshly made view model.
+    /// Puts persisted state back into this view model: a fresh one after a restart, or a live one
+    /// whose uncommitted change is rolled back or which another node changed. It must reset every
+    /// persisted member, including to "nothing" (the list with no load clears its cells).
     public func restorePersistedState(_ state: JSONValue) {
         Self.declaration.restore(state, into: self)
     }

@@ -36,10 +36,10 @@ extension ViewModelGraph {
     /// Flushes and waits for the commit of what changed; throws when it failed (and was rolled
     /// back): ``ViewModelError/versionConflict`` when another node committed first.
     func commitChanges() async throws(ViewModelError) {
-        guard let commit = flush() else {
-            _ = await commitChain?.value
-            return
-        }
+        // A closed graph (session ended, server stopping) commits nothing: never answer 200.
+        guard !isClosed else { throw .storeUnavailable }
+        // Nothing new rendered: what the caller sees still depends on the commit in flight.
+        guard let commit = flush() ?? commitChain else { return }
         switch await commit.value {
         case .committed: return
         case .conflict: throw .versionConflict

@@ -11,11 +11,17 @@ extension ViewModelGraph {
         end: @escaping @Sendable () -> Void
     ) async throws(ViewModelError) -> Int {
         let host = try await preparedHost(at: path)
-        if host.watchers.isEmpty { activate(host) }
+        if host.activation == nil { activate(host) }
         await settle()
         let missed = await loggedVersions(of: host, after: after)
         let id = makeID()
         host.watchers[id] = .init(send: send, end: end)
+        // While this waited, the last other watcher may have left (deactivating) or the graph closed.
+        if isClosed {
+            end()
+            return id
+        }
+        if host.activation == nil { activate(host) }
         let current = host.current
         var last = after
         for snapshot in missed where snapshot.version > (last ?? 0) && snapshot.version <= current.version {

@@ -65,6 +65,9 @@ public actor ViewModelGraph {
         for _ in 0..<3 {
             let host = try await preparedHost(at: path)
             await settle()
+            // A render of another request may still be on its way to the store: wait for it, so
+            // If-Match is checked against what the write would replace.
+            for _ in 0..<5 where host.version != host.current.version { await settle() }
             if let ifVersion, !ifVersion.contains(host.current.version) {
                 throw .versionMismatch(current: host.current.version)
             }
@@ -110,13 +113,17 @@ public actor ViewModelGraph {
             do {
                 try await commitChanges()
             } catch {
-                for stopping in command.cancelAll() { _ = await stopping.value }
+                // Only this execution: others of a concurrent or queued command go on.
+                task.cancel()
+                _ = await task.value
                 throw error
             }
             guard wait > .zero, let result = await task.value(waitingUpTo: wait, on: clock) else {
                 return .running(await latest(path, fallback: host))
             }
-            return outcome(result, snapshot: await latest(path, fallback: host))
+            // The end of the work is a new version: answer only once it is committed.
+            try await commitChanges()
+            return outcome(result, snapshot: (hosts[path] ?? host).current)
         }
     }
 
@@ -130,7 +137,8 @@ public actor ViewModelGraph {
         let stopping = command.cancelAll()
         guard !stopping.isEmpty else { throw .commandNotRunning(name: name) }
         for task in stopping { _ = await task.value }
-        return await latest(path, fallback: host)
+        try await commitChanges()
+        return (hosts[path] ?? host).current
     }
 
     /// Ends the session's graph: cancels running work, ends watches and pending waits.
@@ -218,7 +226,12 @@ public actor ViewModelGraph {
         }
         let host = ViewModelHost(path: path, viewModel: model, firstVersion: 1, signal: signal)
         hosts[path] = host
-        if let record = restored.removeValue(forKey: path) { continueRestored(host, from: record) }
+        if let record = restored.removeValue(forKey: path) {
+            continueRestored(host, from: record)
+        } else {
+            // What a failed first commit rolls back to.
+            host.committedState = model.persistedState
+        }
         return host
     }
 

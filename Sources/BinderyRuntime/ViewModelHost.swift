@@ -65,8 +65,11 @@ final class ViewModelHost {
 
     /// Forgets versions that were rendered but not committed; the next render starts again from
     /// the committed one.
+    /// The next request's flush renders again (nothing is scheduled: a store that keeps failing
+    /// is not retried in a loop).
     func rollBack() {
         queuedVersion = storedVersion
+        signal.markDirty()
         guard let committed else {
             version = (storedVersion ?? 1) - 1
             body = .null

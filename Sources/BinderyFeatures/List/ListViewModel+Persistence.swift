@@ -22,6 +22,8 @@ extension ListViewModel {
                 let spots = load["spots"]?.arrayValue?.compactMap(ScenicSpot.init(stored:)) ?? []
                 let hotels = load["hotels"]?.arrayValue?.compactMap(Hotel.init(stored:)) ?? []
                 model.install(spots: spots, hotels: hotels)
+            } else {
+                model.clearItems()
             }
             model.restoreError(members["error"].flatMap(ExecutionFailure.init(stored:)))
         }

@@ -140,6 +140,12 @@ public final class ListViewModel: ViewModel {
         replaceCells(with: spots.map { ScenicCellViewModel(scenic: $0, city: city) } + hotels.map(HotelCellViewModel.init))
     }
 
+    /// Removes every cell and forgets the last load (state restored to "never loaded").
+    func clearItems() {
+        lastLoad = nil
+        replaceCells(with: [])
+    }
+
     /// Puts back the error of the last load (after a restart).
     func restoreError(_ failure: ExecutionFailure?) {
         error = failure
