@@ -14,10 +14,9 @@ struct ViewSchemaIndex: Sendable {
     func schema(at path: String) -> ViewModelSchema? {
         var segments = path.split(separator: "/", omittingEmptySubsequences: false)[...]
         guard let root = segments.popFirst(), var schema = roots[String(root)] else { return nil }
-        while let segment = segments.popFirst() {
-            guard segments.popFirst() != nil, let child = schema.children.first(where: { $0.segment == segment }) else {
-                return nil
-            }
+        while !segments.isEmpty {
+            guard let child = schema.child(for: segments) else { return nil }
+            segments = segments.dropFirst(child.length)
             schema = child.viewModel
         }
         return schema

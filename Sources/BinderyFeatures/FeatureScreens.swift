@@ -1,8 +1,9 @@
 import BinderyRuntime
 import BinderyUpstream
 
-/// The screens of a Bindery session, registered once: the login form, the POI list and the
-/// photo gallery. Their declarations give everything else (routes, documents, the catalogue).
+/// The screens of a Bindery session, registered once: the login form, the POI list, the photo
+/// gallery and the course list. Their declarations give everything else (routes, documents, the
+/// catalogue).
 public enum FeatureScreens {
     /// Every screen, in the order a client lists them, loading from `upstream` and reporting
     /// swallowed failures (the gallery's import errors) to `log`.
@@ -11,6 +12,7 @@ public enum FeatureScreens {
             Screen("form", title: "Login form") { FormViewModel() },
             Screen("list", title: "Points of interest") { ListViewModel(upstream: upstream) },
             Screen("gallery", title: "Photo gallery") { GalleryViewModel(upstream: upstream, log: log) },
+            Screen("courses", title: "Courses") { CoursesViewModel(upstream: upstream) },
         ]
     }
 }

@@ -81,9 +81,10 @@ extension ViewModel {
     ///
     /// A parent creates its children (seed 001): the child for the next page comes from here.
     public func child(at path: ArraySlice<String>) -> (any ViewModel)? {
-        guard path.count >= 2, let route = route(for: path) else { return nil }
-        guard let child = route.resolve(self, path[path.startIndex + 1]) else { return nil }
-        return path.count == 2 ? child : child.child(at: path.dropFirst(2))
+        guard let route = route(for: path) else { return nil }
+        let length = route.schema.length
+        guard let child = route.resolve(self, path[path.startIndex + length - 1]) else { return nil }
+        return path.count == length ? child : child.child(at: path.dropFirst(length))
     }
 
     /// Loads what the child at `path` needs before ``child(at:)`` can find it, so that a shared
@@ -93,8 +94,9 @@ extension ViewModel {
         await route.prepare(self)
     }
 
+    /// The route addressing `path` (see ``ViewModelSchema/child(for:)``).
     private func route(for path: ArraySlice<String>) -> ChildRoute<Self>? {
-        Self.declaration.children.first { $0.schema.segment == path.first }
+        ViewModelSchema.Child.route(for: path, in: Self.declaration.children, \.schema)
     }
 
     private func state(of declaration: CommandDeclaration<Self>) -> Command {

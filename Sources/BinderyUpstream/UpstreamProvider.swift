@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 
-/// The fake upstream: serves the fixtures' travel, hotel, photo-list and photo-detail data with
-/// seed 000's behaviour (one second of latency, travel failing 25% of the time with
+/// The fake upstream: serves the fixtures' travel, hotel, photo-list, photo-detail and course
+/// data with seed 000's behaviour (one second of latency, travel failing 25% of the time with
 /// "Bad Network"), configurable per endpoint and at run time, seeded for reproducible runs.
 ///
 /// Each call draws its outcome from its endpoint's seeded sequence, waits on the injected clock,
@@ -116,6 +116,11 @@ public final class UpstreamProvider: Sendable {
     /// an unknown id fails with 404 "Not Found".
     public func photoDetails(id: String) async throws(UpstreamError) -> PhotoDetails {
         try await call(.photoDetails(id: id), as: PhotoDetails.self)
+    }
+
+    /// The course list (seed 001's `MarshalService` `fetchDataCompletion:`).
+    public func courses() async throws(UpstreamError) -> [Course] {
+        try await call(.courses, as: [Course].self)
     }
 
     /// The generated image named `name` (`"scenic-gugong"` or `"scenic-gugong.svg"`), for every

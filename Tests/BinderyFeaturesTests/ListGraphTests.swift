@@ -29,17 +29,19 @@ struct ListGraphTests {
         return (graph, clock, spots)
     }
 
-    @Test func screensNameTheThreeScreens() throws {
+    @Test func screensNameTheFourScreens() throws {
         let (upstream, _) = makeTestUpstream()
         let screens = FeatureScreens.all(upstream: upstream)
-        #expect(screens.map(\.name) == ["form", "list", "gallery"])
-        #expect(screens.map(\.title) == ["Login form", "Points of interest", "Photo gallery"])
+        #expect(screens.map(\.name) == ["form", "list", "gallery", "courses"])
+        #expect(screens.map(\.title) == ["Login form", "Points of interest", "Photo gallery", "Courses"])
         #expect(screens[0].makeRoot() is FormViewModel)
         #expect(screens[1].makeRoot() is ListViewModel)
         #expect(screens[2].makeRoot() is GalleryViewModel)
-        #expect(screens.map(\.schema.name) == ["Form", "List", "Gallery"])
+        #expect(screens[3].makeRoot() is CoursesViewModel)
+        #expect(screens.map(\.schema.name) == ["Form", "List", "Gallery", "Courses"])
         #expect(screens[1].schema.children.map(\.pattern) == ["items/{id}"])
         #expect(screens[2].schema.children.map(\.pattern) == ["photos/{index}"])
+        #expect(screens[3].schema.children.map(\.pattern) == ["{id}"])
     }
 
     @Test func patchingTheCityPushesNewFootersToWatchedCells() async throws {

@@ -34,6 +34,17 @@ struct FixtureTests {
         #expect(Set(hotels.map(\.id)).count == hotels.count)
     }
 
+    @Test func coursesMapTheMarshalModelWithLessonCountsAroundTheRule() async throws {
+        let courses = try await provider.courses()
+        #expect((8...12).contains(courses.count))
+        #expect(courses.first == Course(id: "c01", name: "iOS 開發入門", lessonCount: 24))
+        #expect(courses.contains { $0.lessonCount == 35 })
+        #expect(courses.contains { $0.lessonCount == 36 })
+        #expect(courses.contains { $0.lessonCount < 35 })
+        #expect(courses.contains { $0.lessonCount > 36 })
+        #expect(Set(courses.map(\.id)).count == courses.count)
+    }
+
     @Test func everyCityOfSpotsAndHotelsIsListed() async throws {
         let cities = Dictionary(uniqueKeysWithValues: provider.cities.map { ($0.id, $0.name) })
         #expect(cities.count == 7)

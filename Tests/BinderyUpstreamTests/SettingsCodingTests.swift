@@ -11,7 +11,7 @@ struct SettingsCodingTests {
         let quiet = #"{"failureRate":0,"latencyMs":1000,"malformedRate":0,"timeoutMs":5000,"timeoutRate":0}"#
         let travel = #"{"failureRate":0.25,"latencyMs":1000,"malformedRate":0,"timeoutMs":5000,"timeoutRate":0}"#
         #expect(json == """
-            {"endpoints":{"hotel":\(quiet),"photoDetails":\(quiet),"photos":\(quiet),"travel":\(travel)},"seed":42}
+            {"endpoints":{"courses":\(quiet),"hotel":\(quiet),"photoDetails":\(quiet),"photos":\(quiet),"travel":\(travel)},"seed":42}
             """)
     }
 
@@ -21,7 +21,8 @@ struct SettingsCodingTests {
               "travel": {"latencyMs": 1000, "failureRate": 0.25, "malformedRate": 0, "timeoutRate": 0, "timeoutMs": 5000},
               "hotel": {"latencyMs": 1000, "failureRate": 0, "malformedRate": 0, "timeoutRate": 0, "timeoutMs": 5000},
               "photos": {"latencyMs": 1000, "failureRate": 0, "malformedRate": 0, "timeoutRate": 0, "timeoutMs": 5000},
-              "photoDetails": {"latencyMs": 1000, "failureRate": 0, "malformedRate": 0, "timeoutRate": 0, "timeoutMs": 5000}
+              "photoDetails": {"latencyMs": 1000, "failureRate": 0, "malformedRate": 0, "timeoutRate": 0, "timeoutMs": 5000},
+              "courses": {"latencyMs": 1000, "failureRate": 0, "malformedRate": 0, "timeoutRate": 0, "timeoutMs": 5000}
             }}
             """.utf8)
         let encoded = try JSONEncoder().encode(UpstreamSettings.seedDefaults)

@@ -131,7 +131,8 @@ class Crawl:
         pytest.fail(f"{view} never reached the awaited state over SSE")
 
     def run(self) -> "Crawl":
-        # Make the children exist: load the list, import the gallery, open one item and one photo.
+        # Make the children exist: load the list, import the gallery, load the courses, open one
+        # item, one photo and one course.
         load = self.command("list", "load")
         assert load.status_code == 200, f"list load: {load.status_code} {load.text[:300]}"
         self.activate("gallery", lambda s: s["outputs"]["photos"] and not s["outputs"]["loading"])
@@ -144,6 +145,12 @@ class Crawl:
             if first is not None:
                 assert self.command("list", "select", {"id": first["id"]}).status_code == 200
         assert self.command("gallery", "select", {"index": 1}).status_code == 200
+        load = self.command("courses", "load")
+        assert load.status_code == 200, f"courses load: {load.status_code} {load.text[:300]}"
+        courses = self.get("/api/views/courses").json()["outputs"]["courses"]
+        assert courses, "courses load produced no courses"
+        self.course_id = courses[0]["id"]
+        assert self.command("courses", "select", {"id": self.course_id}).status_code == 200
         # Breadth-first over paths named by outputs (`items[].path`) and by navigation targets.
         queue = list(self.screens)
         while queue:
@@ -223,7 +230,8 @@ def refused_values(doc: dict, schema: dict) -> list:
 
 def concrete(template: str, crawl: "Crawl") -> str:
     """A documented template with real values from the crawl for its parameters."""
-    values = {"id": crawl.item_id, "index": "1", "file": "index.html", "name": crawl.image_name}
+    item = crawl.course_id if "/courses/" in template else crawl.item_id
+    values = {"id": item, "index": "1", "file": "index.html", "name": crawl.image_name}
     return re.sub(r"\{([^}]+)\}", lambda m: values[m.group(1)], template)
 
 

@@ -58,12 +58,12 @@ def test_index_links_every_screen_and_shows_upstream_panel(driver, base_url, ups
     driver.get(base_url + "/")
     wait(driver, lambda: len(all_css(driver, "#screen-links a")) >= 3)
     hrefs = {a.get_attribute("pathname") for a in all_css(driver, "#screen-links a")}
-    assert {"/form", "/list", "/gallery"} <= hrefs
+    assert {"/form", "/list", "/gallery", "/courses"} <= hrefs
     assert {a.get_attribute("pathname") for a in all_css(driver, "#nav a")} == hrefs
     assert driver.title == "Bindery"
-    wait(driver, lambda: len(all_css(driver, "#upstream-endpoints fieldset")) >= 4)
+    wait(driver, lambda: len(all_css(driver, "#upstream-endpoints fieldset")) >= 5)
     endpoints = {f.get_attribute("data-endpoint") for f in all_css(driver, "#upstream-endpoints fieldset")}
-    assert {"travel", "hotel", "photos", "photoDetails"} <= endpoints
+    assert {"travel", "hotel", "photos", "photoDetails", "courses"} <= endpoints
     screenshot("index")
 
     # The panel writes the upstream configuration.
@@ -75,8 +75,10 @@ def test_index_links_every_screen_and_shows_upstream_panel(driver, base_url, ups
     with urllib.request.urlopen(f"{base_url}/api/upstream") as resp:
         assert json.loads(resp.read())["endpoints"]["travel"]["failureRate"] == 0.5
 
-    # Links route in-page.
-    next(a for a in all_css(driver, "#screen-links a") if a.get_attribute("pathname") == "/form").click()
+    # Links route in-page (the panel's last endpoint scrolled the links under the sticky header).
+    link = next(a for a in all_css(driver, "#screen-links a") if a.get_attribute("pathname") == "/form")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
+    link.click()
     wait(driver, lambda: path_of(driver) == "/form")
     wait(driver, lambda: css(driver, "main h1").text == "Login form")
 
@@ -284,6 +286,72 @@ def test_list_shows_upstream_failure(driver, base_url, upstream, screenshot):
     upstream.patch({"travel": {"failureRate": 0}})
     css(driver, "#reload").click()
     wait(driver, lambda: len(cell_kinds(driver)) > 0, timeout=15)
+    wait(driver, lambda: not banner.is_displayed())
+
+
+# ---------------------------------------------------------------------------------- courses
+
+def course_cells(driver):
+    return all_css(driver, "#course-list .course-cell")
+
+
+def course_row(cell):
+    return (cell.find_element(By.CSS_SELECTOR, ".course-name").text,
+            cell.find_element(By.CSS_SELECTOR, ".course-detail").text,
+            cell.get_attribute("data-cell-type"))
+
+
+def test_courses_load_on_display_and_a_cell_opens_its_course(driver, base_url, upstream, screenshot):
+    upstream.patch({"courses": {"latencyMs": 300}})  # long enough to see it load by itself
+    open_screen(driver, base_url, "/courses")
+    wait(driver, lambda: len(course_cells(driver)) >= 8, timeout=15, message="the courses did not load on display")
+    assert not css(driver, "#courses-error").is_displayed()
+    rows = [course_row(c) for c in course_cells(driver)]
+    assert all(name for name, _, _ in rows)
+    # The seed's rule: 35 lessons shows the count and no accessory, 36 "more than 30" and a disclosure.
+    assert any(detail == "課程數量:35" and kind == "none" for _, detail, kind in rows), rows
+    assert any(detail == "多于30門課程" and kind == "detailDisclosureButton" for _, detail, kind in rows), rows
+    disclosure = next(c for c in course_cells(driver) if c.get_attribute("data-cell-type") == "detailDisclosureButton")
+    plain = next(c for c in course_cells(driver) if c.get_attribute("data-cell-type") == "none")
+    after = "return getComputedStyle(arguments[0], '::after').content"
+    assert "ⓘ" in driver.execute_script(after, disclosure)
+    assert driver.execute_script(after, plain) in ("none", "normal")
+    screenshot("courses")
+
+    name = course_row(disclosure)[0]
+    disclosure.click()
+    wait(driver, lambda: re.fullmatch(r"/courses/[^/]+", path_of(driver)) is not None)
+    wait(driver, lambda: css(driver, "main h1").text == name)
+    wait(driver, lambda: driver.title == f"{name} · Bindery")  # the catalogue's titleMember
+    assert int(css(driver, "#course-lessons").text) > 35
+    assert css(driver, "#course-detail").text == "多于30門課程"
+    screenshot("course")
+    driver.back()
+    wait(driver, lambda: path_of(driver) == "/courses")
+    wait(driver, lambda: [course_row(c) for c in course_cells(driver)] == rows)
+
+
+def test_a_course_link_opens_in_a_fresh_session(driver, base_url, upstream, screenshot):
+    open_screen(driver, base_url, "/courses/c02")
+    wait(driver, lambda: css(driver, "main h1").text == "Swift 程式設計進階", timeout=15)
+    assert css(driver, "#course-lessons").text == "35"
+    assert css(driver, "#course-detail").text == "課程數量:35"
+    css(driver, ".crumbs a").click()
+    wait(driver, lambda: path_of(driver) == "/courses")
+    wait(driver, lambda: len(course_cells(driver)) >= 8)
+    screenshot("course-deep-link")
+
+
+def test_courses_show_upstream_failure(driver, base_url, upstream, screenshot):
+    upstream.patch({"courses": {"failureRate": 1}})
+    open_screen(driver, base_url, "/courses")
+    banner = css(driver, "#courses-error")
+    wait(driver, lambda: banner.is_displayed() and "Bad Network" in banner.text, timeout=15)
+    assert course_cells(driver) == []
+    screenshot("courses-error")
+    upstream.patch({"courses": {"failureRate": 0}})
+    css(driver, "#reload-courses").click()
+    wait(driver, lambda: len(course_cells(driver)) >= 8, timeout=15)
     wait(driver, lambda: not banner.is_displayed())
 
 

@@ -4,7 +4,7 @@
 // function that undoes what it did. Static imports: a screen can't be left half-loaded.
 
 import * as home from './home.js';
-import * as list from './list.js';
+import { loadsWhenEmpty } from './loads.js';
 import * as photo from './photo.js';
 
-export const SCREENS = { home, list, photo };
+export const SCREENS = { home, list: loadsWhenEmpty('items'), courses: loadsWhenEmpty('courses'), photo };

@@ -1,10 +1,11 @@
 import BinderyRuntime
+import BinderyUpstream
 
 /// The schemas of `/api/upstream`: the fake upstream's settings and a merge patch of them.
 enum OpenAPIUpstreamSchemas {
     /// The settings' schemas, by name.
     static var all: [String: JSONValue] {
-        let endpointNames = ["travel", "hotel", "photos", "photoDetails"]
+        let endpointNames = UpstreamEndpoint.allCases.map(\.rawValue)
         // A UInt64: below 2^64, which a double holds exactly.
         let seed: JSONValue = ["type": "integer", "minimum": 0, "exclusiveMaximum": .double(0x1p64)]
         var patch = OpenAPISchemas.object(

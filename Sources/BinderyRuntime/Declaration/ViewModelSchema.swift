@@ -45,7 +45,8 @@ public struct ViewModelSchema: Sendable {
         public let title: String
         /// The output whose value titles a child's page, if any.
         public let titleMember: String?
-        /// The literal path segment, `items`.
+        /// The literal path segment, `items`; empty for a route right below the parent
+        /// (`courses/{id}`).
         public let segment: String
         /// The parameter's name, `id`.
         public let parameter: String
@@ -54,8 +55,26 @@ public struct ViewModelSchema: Sendable {
         /// The child's own schema.
         public let viewModel: ViewModelSchema
 
-        /// `items/{id}`.
-        public var pattern: String { "\(segment)/{\(parameter)}" }
+        /// `items/{id}`, or `{id}` without a segment.
+        public var pattern: String { segment.isEmpty ? "{\(parameter)}" : "\(segment)/{\(parameter)}" }
+
+        /// How many path components the route takes: 2 (`items/{id}`), or 1 without a segment.
+        public var length: Int { segment.isEmpty ? 1 : 2 }
+
+        /// The first of `routes` addressing `path`: one whose literal segment is the first
+        /// component wins over one without a segment.
+        public static func route<Route, Component: StringProtocol>(
+            for path: ArraySlice<Component>, in routes: [Route], _ child: (Route) -> Child
+        ) -> Route? {
+            routes.first { !child($0).segment.isEmpty && child($0).matches(path) }
+                ?? routes.first { child($0).segment.isEmpty && child($0).matches(path) }
+        }
+
+        /// Whether the route addresses `path` (its first components): a literal segment must be
+        /// the first component, a route without one takes any first component.
+        public func matches<Component: StringProtocol>(_ path: ArraySlice<Component>) -> Bool {
+            path.count >= length && (segment.isEmpty || path.first.map { $0 == segment } == true)
+        }
     }
 
     /// The view model type's name, unique in an application (`Form`, `POICell`).
@@ -70,4 +89,9 @@ public struct ViewModelSchema: Sendable {
     public let commands: [Command]
     /// The child routes.
     public let children: [Child]
+
+    /// The child route addressing `path` (the components below this view model).
+    public func child<Component: StringProtocol>(for path: ArraySlice<Component>) -> Child? {
+        Child.route(for: path, in: children) { $0 }
+    }
 }

@@ -8,6 +8,8 @@ public enum UpstreamEndpoint: String, CaseIterable, Sendable, Codable, CodingKey
     case photos
     /// One photo's details with its full-size image (seed 004's `fetchPhotoDetails:`).
     case photoDetails
+    /// The course list (seed 001's `MarshalService` `fetchDataCompletion:`).
+    case courses
 }
 
 extension UpstreamEndpoint {

@@ -12,6 +12,7 @@ struct FakeTransport: Sendable {
         case .travel: return fixtures.travel
         case .hotel: return fixtures.hotel
         case .photos: return fixtures.photos
+        case .courses: return fixtures.courses
         case .photoDetails(let id):
             guard let body = fixtures.photoDetails[id] else { throw .notFound(.photoDetails) }
             return body

@@ -13,6 +13,8 @@ struct FixtureStore: Sendable {
     var photos: Data
     /// `cities.json`: `{"data": [cities]}`.
     var cities: Data
+    /// `courses.json`: `{"data": [courses]}`.
+    var courses: Data
     /// `photo-details/<id>.json`: `{"data": photo details}`, by photo id.
     var photoDetails: [String: Data]
 
@@ -25,6 +27,7 @@ struct FixtureStore: Sendable {
         hotel = read("hotel.json")
         photos = read("photos.json")
         cities = read("cities.json")
+        courses = read("courses.json")
         let detailsFolder = directory.appending(path: "photo-details")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: detailsFolder.path)) ?? []
         var details: [String: Data] = [:]

@@ -8,6 +8,8 @@ enum UpstreamRequest: Equatable, Sendable {
     case photos
     /// One photo's details.
     case photoDetails(id: String)
+    /// The course list.
+    case courses
 
     /// The endpoint that answers the request.
     var endpoint: UpstreamEndpoint {
@@ -16,6 +18,7 @@ enum UpstreamRequest: Equatable, Sendable {
         case .hotel: .hotel
         case .photos: .photos
         case .photoDetails: .photoDetails
+        case .courses: .courses
         }
     }
 }
