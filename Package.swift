@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // libmicrohttpd from Debian, linked through pkg-config.
@@ -51,10 +52,15 @@ let package = Package(
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
-        // Durable session state: the store protocol, SQLite (GRDB) and in-memory backends. No HTTP inside.
+        // Durable session state: the store protocol, SQLite (GRDB), PostgreSQL (postgres-nio) and
+        // in-memory backends. No HTTP inside.
         .target(
             name: "BinderyStore",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         // Features: form, list and gallery view models. No HTTP inside.

@@ -4,7 +4,7 @@ public enum StoreLocation: Hashable, Sendable, CustomStringConvertible {
     case sqlite(path: String)
     /// Nothing on disk (`memory`): state ends with the process.
     case memory
-    /// A PostgreSQL server (`postgres://…` or `postgresql://…`): recognised, not supported yet.
+    /// A PostgreSQL server (`postgres://user[:password]@host[:port]/database`, or `postgresql://…`).
     case postgres(url: String)
 
     /// `sqlite:.bindery/bindery.sqlite`, relative to the working directory.
@@ -44,7 +44,7 @@ public enum StoreLocation: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A `--store` value that names no known store, or a store this build cannot open yet.
+/// A `--store` value that names no known store.
 public struct StoreLocationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The text as given.
     public var text: String

@@ -29,7 +29,7 @@ struct ServeCommand: AsyncParsableCommand {
         let location = try options.storeLocation()
         let store: any SessionStateStore
         do {
-            store = try location.open()
+            store = try await location.open()
         } catch {
             // One line naming the file, no stack: a corrupt or unreadable store stops startup.
             FileHandle.standardError.write(Data("bindery: \(error)\n".utf8))

@@ -7,7 +7,7 @@ import Testing
 struct SessionContractTests {
     @Test(arguments: Backend.allCases)
     func createdSessionIsFoundByItsHash(_ backend: Backend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         let created = try await store.createSession(tokenHash(1), at: t0)
         #expect(created == StoredSession(tokenHash: tokenHash(1), createdAt: t0, lastUsedAt: t0))
         #expect(try await store.session(tokenHash(1)) == created)
@@ -16,7 +16,7 @@ struct SessionContractTests {
 
     @Test(arguments: Backend.allCases)
     func creatingATakenHashFails(_ backend: Backend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         _ = try await store.createSession(tokenHash(1), at: t0)
         await #expect(throws: StoreError.sessionExists(tokenHash(1))) {
             try await store.createSession(tokenHash(1), at: at(5))
@@ -26,7 +26,7 @@ struct SessionContractTests {
 
     @Test(arguments: Backend.allCases)
     func touchMovesLastUseForwardOnly(_ backend: Backend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         _ = try await store.createSession(tokenHash(1), at: t0)
         try await store.touchSession(tokenHash(1), at: at(60))
         try await store.touchSession(tokenHash(1), at: at(30))
@@ -38,7 +38,7 @@ struct SessionContractTests {
 
     @Test(arguments: Backend.allCases)
     func deletingASessionDeletesItsViewModelsAndLog(_ backend: Backend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         _ = try await store.createSession(tokenHash(1), at: t0)
         _ = try await store.createSession(tokenHash(2), at: t0)
         try await store.commit([write(key(1), expected: nil, version: 1), write(key(2), expected: nil, version: 1)])
@@ -57,7 +57,7 @@ struct SessionContractTests {
 
     @Test(arguments: Backend.allCases)
     func purgeDeletesSessionsIdleSinceTheCutoff(_ backend: Backend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         for byte: UInt8 in 1...4 {
             _ = try await store.createSession(tokenHash(byte), at: t0)
         }
@@ -76,7 +76,7 @@ struct SessionContractTests {
 
     @Test(arguments: Backend.allCases)
     func evictionKeepsTheMostRecentlyUsed(_ backend: Backend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         for byte: UInt8 in 1...5 {
             _ = try await store.createSession(tokenHash(byte), at: at(Double(byte)))
         }
@@ -93,7 +93,7 @@ struct SessionContractTests {
 
     @Test(arguments: Backend.allCases)
     func evictionBreaksTiesByCreationThenHash(_ backend: Backend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         _ = try await store.createSession(tokenHash(3), at: t0)
         _ = try await store.createSession(tokenHash(1), at: t0)
         _ = try await store.createSession(tokenHash(2), at: at(-1))

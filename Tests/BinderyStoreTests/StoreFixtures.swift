@@ -3,19 +3,34 @@ import Testing
 
 @testable import BinderyStore
 
-/// The two backends every contract test runs against.
+/// The backends every contract test runs against. PostgreSQL is a real server started by
+/// ``PostgresServer``, a new database per store; a server that cannot start fails those tests.
 enum Backend: String, CaseIterable, CustomTestStringConvertible {
     case memory
     case sqlite
+    case postgres
 
     var testDescription: String { rawValue }
 
-    func makeStore(logPolicy: VersionLogPolicy = VersionLogPolicy()) throws -> any SessionStateStore {
+    func makeStore(logPolicy: VersionLogPolicy = VersionLogPolicy()) async throws -> any SessionStateStore {
         switch self {
         case .memory: MemoryStore(logPolicy: logPolicy)
         case .sqlite: try SQLiteStore.inMemory(logPolicy: logPolicy)
+        case .postgres: try await makePostgresStore(logPolicy: logPolicy)
         }
     }
+}
+
+/// A PostgreSQL store on a new database of the test server, or on `url` (a second node).
+func makePostgresStore(
+    url: String? = nil, logPolicy: VersionLogPolicy = VersionLogPolicy(), nodeID: String = PostgresStoreOptions.randomNodeID()
+) async throws -> PostgresStore {
+    let server = try await PostgresServer.shared()
+    let databaseURL = if let url { url } else { try await server.makeDatabase() }
+    let options = PostgresStoreOptions(
+        nodeID: nodeID, maximumConnections: 4, reconnectDelay: .milliseconds(50), maximumReconnectDelay: .milliseconds(400)
+    )
+    return try await PostgresStore(url: databaseURL, logPolicy: logPolicy, options: options)
 }
 
 /// A fixed start time; tests move time by adding seconds to it.

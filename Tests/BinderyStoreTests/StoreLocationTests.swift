@@ -27,15 +27,17 @@ struct StoreLocationTests {
         }
     }
 
-    @Test func postgresIsRecognisedButNotSupportedYet() throws {
-        let location = try StoreLocation(parsing: "postgres://app:s3cret@db/bindery")
-        #expect(location.description == "postgres://app:***@db/bindery")
-        let error = #expect(throws: StoreLocationError.self) { try location.open() }
-        #expect(
-            error?.description == "invalid store \"postgres://app:***@db/bindery\": PostgreSQL is not supported yet")
+    @Test func anUnreachablePostgresFailsNamingTheURLWithoutItsPassword() async throws {
+        // Port 1 on loopback: nothing listens there, the connection is refused at once.
+        let location = try StoreLocation(parsing: "postgres://app:s3cret@127.0.0.1:1/bindery")
+        #expect(location.description == "postgres://app:***@127.0.0.1:1/bindery")
+        let error = await #expect(throws: StoreError.self) { try await location.open() }
+        let text = error.map { "\($0)" } ?? ""
+        #expect(text.hasPrefix("cannot open store postgres://app:***@127.0.0.1:1/bindery: "))
+        #expect(!text.contains("s3cret"))
     }
 
-    @Test func memoryOpensAMemoryStore() throws {
-        #expect(try StoreLocation.memory.open() is MemoryStore)
+    @Test func memoryOpensAMemoryStore() async throws {
+        #expect(try await StoreLocation.memory.open() is MemoryStore)
     }
 }

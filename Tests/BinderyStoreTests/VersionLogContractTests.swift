@@ -16,7 +16,7 @@ struct VersionLogContractTests {
     private func storeWithSession(_ backend: Backend, _ policy: VersionLogPolicy = VersionLogPolicy()) async throws
         -> any SessionStateStore
     {
-        let store = try backend.makeStore(logPolicy: policy)
+        let store = try await backend.makeStore(logPolicy: policy)
         _ = try await store.createSession(tokenHash(1), at: t0)
         return store
     }

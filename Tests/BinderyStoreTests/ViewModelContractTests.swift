@@ -7,7 +7,7 @@ import Testing
 struct ViewModelContractTests {
     @Test(arguments: Backend.allCases)
     func writesAreLoadedBackOrderedByPath(_ backend: Backend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         _ = try await store.createSession(tokenHash(1), at: t0)
         try await store.commit([
             write(key(1, "list"), expected: nil, version: 1), write(key(1, "form"), expected: nil, version: 4),
@@ -24,7 +24,7 @@ struct ViewModelContractTests {
 
     @Test(arguments: Backend.allCases)
     func aWriteMustExpectTheStoredVersion(_ backend: Backend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         _ = try await store.createSession(tokenHash(1), at: t0)
         try await store.commit([write(key(1), expected: nil, version: 1)])
 
@@ -42,7 +42,7 @@ struct ViewModelContractTests {
 
     @Test(arguments: Backend.allCases)
     func versionsNeverGoBackwards(_ backend: Backend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         _ = try await store.createSession(tokenHash(1), at: t0)
         try await store.commit([write(key(1), expected: nil, version: 3)])
 
@@ -55,7 +55,7 @@ struct ViewModelContractTests {
 
     @Test(arguments: Backend.allCases)
     func aBatchIsAllOrNothing(_ backend: Backend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         _ = try await store.createSession(tokenHash(1), at: t0)
         try await store.commit([write(key(1, "list"), expected: nil, version: 1)])
 
@@ -75,7 +75,7 @@ struct ViewModelContractTests {
 
     @Test(arguments: Backend.allCases)
     func writingToAnUnknownSessionFails(_ backend: Backend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         await #expect(throws: StoreError.sessionNotFound(tokenHash(7))) {
             try await store.commit([write(key(7), expected: nil, version: 1)])
         }
@@ -83,7 +83,7 @@ struct ViewModelContractTests {
 
     @Test(arguments: Backend.allCases)
     func aWriteIsAUseOfItsSession(_ backend: Backend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         _ = try await store.createSession(tokenHash(1), at: t0)
         try await store.commit([write(key(1), expected: nil, version: 1, at: at(40))])
         try await store.commit([write(key(1), expected: 1, version: 2, at: at(20))])
@@ -92,7 +92,7 @@ struct ViewModelContractTests {
 
     @Test(arguments: Backend.allCases)
     func runningCommandsAreMarkedInterruptedOnce(_ backend: Backend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         let load = DeferredCommand(name: "load", startedAt: at(3))
         _ = try await store.createSession(tokenHash(1), at: t0)
         _ = try await store.createSession(tokenHash(2), at: t0)
@@ -114,7 +114,7 @@ struct ViewModelContractTests {
 
     @Test(arguments: Backend.allCases)
     func aWriteReplacesTheRunningCommand(_ backend: Backend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         let first = DeferredCommand(name: "load", startedAt: at(1))
         let second = DeferredCommand(name: "refresh", startedAt: at(2))
         _ = try await store.createSession(tokenHash(1), at: t0)

@@ -1,0 +1,71 @@
+import Foundation
+
+/// A store that announces committed view-model writes, for nodes sharing it: each node refreshes
+/// its cached copies and pushes to its watchers. ``PostgresStore`` is one.
+public protocol ChangeFeed: SessionStateStore {
+    /// A new stream of changes committed by any node, this one included. Its first element is
+    /// ``StoreChange/resynchronize`` once the feed is listening; every later `resynchronize` says
+    /// that notifications may have been missed (the connection dropped and was re-established),
+    /// so the caller catches up its view models from the store. Ends when the store closes.
+    func changes() -> AsyncStream<StoreChange>
+
+    /// The newest committed record of one view model, or `nil` when there is none.
+    func viewModel(_ key: ViewModelKey) async throws -> ViewModelRecord?
+}
+
+/// One element of a change stream.
+public enum StoreChange: Hashable, Sendable {
+    /// A view model was committed at a version.
+    case changed(ViewModelChange)
+    /// Changes may have been missed: reload what you watch (from the version log or the record).
+    case resynchronize
+}
+
+/// A committed view-model write, as announced: keys only, never the state.
+public struct ViewModelChange: Hashable, Sendable, CustomStringConvertible {
+    /// Which view model was written.
+    public var key: ViewModelKey
+    /// The version that was committed.
+    public var version: Int
+    /// The id of the node that committed it.
+    public var node: String
+
+    /// A change.
+    public init(key: ViewModelKey, version: Int, node: String) {
+        self.key = key
+        self.version = version
+        self.node = node
+    }
+
+    /// `SESSION/PATH@VERSION by NODE`.
+    public var description: String { "\(key)@\(version) by \(node)" }
+
+    /// The notification payload: `<session hash hex> <path> <version> <node>`, under 200 bytes for
+    /// the paths Bindery uses. A path may contain spaces: the last two fields are split off first.
+    var payload: String {
+        "\(key.session.bytes.map { String(format: "%02x", $0) }.joined()) \(key.path) \(version) \(node)"
+    }
+
+    /// Parses a payload; `nil` for anything malformed.
+    init?(payload: String) {
+        let fields = payload.split(separator: " ", omittingEmptySubsequences: false)
+        guard fields.count >= 4, let version = Int(fields[fields.count - 2]),
+            let session = Self.hash(fromHex: fields[0])
+        else { return nil }
+        let path = fields[1..<(fields.count - 2)].joined(separator: " ")
+        self.init(key: ViewModelKey(session: session, path: path), version: version, node: String(fields[fields.count - 1]))
+    }
+
+    private static func hash(fromHex hex: Substring) -> SessionTokenHash? {
+        guard hex.count == SessionTokenHash.byteCount * 2 else { return nil }
+        var bytes = Data(capacity: SessionTokenHash.byteCount)
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        return SessionTokenHash(bytes: bytes)
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// The LISTEN side of a ``PostgresStore``: one dedicated connection listening on
+/// ``PostgresStore/channel``, fanned out to every stream from ``PostgresStore/changes()``.
+///
+/// Started by the first stream. When the connection drops (a restart, `pg_terminate_backend`, a
+/// network cut) it is opened again after a back-off that doubles from
+/// ``PostgresStoreOptions/reconnectDelay`` up to ``PostgresStoreOptions/maximumReconnectDelay``,
+/// and once it listens again every stream gets ``StoreChange/resynchronize``.
+final class ChangeListener: Sendable {
+    struct State {
+        var subscribers: [UUID: AsyncStream<StoreChange>.Continuation] = [:]
+        var isListening = false
+        var isStopped = false
+        var task: Task<Void, Never>?
+        var connection: PostgresConnection?
+        /// How many times the connection started listening (1 after the first success).
+        var listens = 0
+    }
+
+    private let configuration: PostgresConnection.Configuration
+    private let options: PostgresStoreOptions
+    private let state = Mutex(State())
+
+    init(configuration: PostgresConnection.Configuration, options: PostgresStoreOptions) {
+        self.configuration = configuration
+        self.options = options
+    }
+
+    /// How many times the connection started listening: 2 or more after a reconnect.
+    var listenCount: Int {
+        state.withLock { $0.listens }
+    }
+
+    /// A new stream; starts the LISTEN connection if it is not running.
+    func subscribe() -> AsyncStream<StoreChange> {
+        let (stream, continuation) = AsyncStream.makeStream(of: StoreChange.self, bufferingPolicy: .unbounded)
+        let id = UUID()
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) }
+        }
+        enum Start { case stopped, running, starts }
+        let start = state.withLock { state -> Start in
+            guard !state.isStopped else { return .stopped }
+            state.subscribers[id] = continuation
+            if state.isListening { continuation.yield(.resynchronize) }
+            return state.task == nil ? .starts : .running
+        }
+        // Outside the lock: finishing runs `onTermination`, which takes it.
+        if start == .stopped { continuation.finish() }
+        if start == .starts {
+            let task = Task { await self.run() }
+            state.withLock { $0.task = task }
+        }
+        return stream
+    }
+
+    /// Stops listening and ends every stream.
+    func stop() async {
+        let (task, connection, subscribers) = state.withLock { state in
+            state.isStopped = true
+            state.isListening = false
+            defer { state.subscribers = [:] }
+            return (state.task, state.connection, Array(state.subscribers.values))
+        }
+        task?.cancel()
+        try? await connection?.close()
+        await task?.value
+        for subscriber in subscribers { subscriber.finish() }
+    }
+
+    private func run() async {
+        var delay = options.reconnectDelay
+        var attempt = 0
+        while !Task.isCancelled, !state.withLock({ $0.isStopped }) {
+            attempt += 1
+            do {
+                try await listenOnce { delay = self.options.reconnectDelay }
+                options.logger.warning("Change notifications: the LISTEN connection ended")
+            } catch {
+                options.logger.warning(
+                    "Change notifications: LISTEN connection lost or refused",
+                    metadata: ["error": "\(PostgresStore.reason(for: error))", "attempt": "\(attempt)"]
+                )
+            }
+            state.withLock { state in
+                state.isListening = false
+                state.connection = nil
+            }
+            guard !Task.isCancelled else { break }
+            try? await Task.sleep(for: delay)
+            delay = min(delay * 2, options.maximumReconnectDelay)
+        }
+    }
+
+    /// Connects, listens, announces `resynchronize`, and forwards notifications until the
+    /// connection ends.
+    private func listenOnce(onListening: () -> Void) async throws {
+        let connection = try await PostgresConnection.connect(
+            configuration: configuration, id: 1, logger: options.logger
+        )
+        let isStopped = state.withLock { state in
+            state.connection = connection
+            return state.isStopped
+        }
+        do {
+            if !isStopped {
+                try await connection.listen(on: PostgresStore.channel) { notifications in
+                    onListening()
+                    broadcast(.resynchronize)
+                    for try await notification in notifications {
+                        if let change = ViewModelChange(payload: notification.payload) {
+                            broadcast(.changed(change))
+                        } else {
+                            options.logger.warning("Change notifications: malformed payload ignored")
+                        }
+                    }
+                }
+            }
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try? await connection.close()
+    }
+
+    /// Sends a change to every stream; `resynchronize` also marks the feed listening.
+    private func broadcast(_ change: StoreChange) {
+        state.withLock { state in
+            if change == .resynchronize {
+                state.isListening = true
+                state.listens += 1
+            }
+            for subscriber in state.subscribers.values {
+                subscriber.yield(change)
+            }
+        }
+    }
+}

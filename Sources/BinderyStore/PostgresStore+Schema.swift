@@ -1,0 +1,93 @@
+import Logging
+import PostgresNIO
+
+/// The tables, created or migrated at start-up in one transaction that holds an advisory lock, so
+/// several nodes starting at once run each migration exactly once. Deleting a session cascades.
+extension PostgresStore {
+    /// The advisory lock key of the migrations ("bindery" in ASCII).
+    static let migrationLock: Int64 = 0x62_69_6e_64_65_72_79
+
+    /// Named migrations, applied in order and recorded in `bindery_migration`; never edit one that
+    /// shipped, add another.
+    static let migrations: [(name: String, statements: [String])] = [
+        (
+            "v1",
+            [
+                """
+                CREATE TABLE IF NOT EXISTS bindery_session (
+                    token_hash bytea PRIMARY KEY,
+                    created_at double precision NOT NULL,
+                    last_used_at double precision NOT NULL
+                )
+                """,
+                """
+                CREATE INDEX IF NOT EXISTS bindery_session_by_use
+                    ON bindery_session (last_used_at, created_at, token_hash)
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS bindery_view_model (
+                    session bytea NOT NULL REFERENCES bindery_session (token_hash) ON DELETE CASCADE,
+                    path text NOT NULL,
+                    version bigint NOT NULL,
+                    state bytea NOT NULL,
+                    command_name text,
+                    command_started_at double precision,
+                    command_interrupted boolean NOT NULL DEFAULT false,
+                    log_floor bigint NOT NULL,
+                    PRIMARY KEY (session, path)
+                )
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS bindery_version_log (
+                    session bytea NOT NULL,
+                    path text NOT NULL,
+                    version bigint NOT NULL,
+                    snapshot bytea NOT NULL,
+                    logged_at double precision NOT NULL,
+                    PRIMARY KEY (session, path, version),
+                    FOREIGN KEY (session, path) REFERENCES bindery_view_model (session, path) ON DELETE CASCADE
+                )
+                """,
+            ]
+        )
+    ]
+
+    /// Opens one connection, applies the missing migrations under the advisory lock, closes it.
+    static func migrate(endpoint: PostgresEndpoint, nodeID: String, logger: Logger) async throws {
+        let connection = try await PostgresConnection.connect(
+            configuration: endpoint.connectionConfiguration(applicationName: "bindery-migrate-\(nodeID)"),
+            id: 0, logger: logger
+        )
+        do {
+            try await connection.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
+                try await connection.query(
+                    """
+                    CREATE TABLE IF NOT EXISTS bindery_migration (
+                        name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now()
+                    )
+                    """,
+                    logger: logger
+                )
+                var applied: Set<String> = []
+                for try await name in try await connection.query("SELECT name FROM bindery_migration", logger: logger)
+                    .decode(String.self)
+                {
+                    applied.insert(name)
+                }
+                for migration in migrations where !applied.contains(migration.name) {
+                    for statement in migration.statements {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
+                    try await connection.query(
+                        "INSERT INTO bindery_migration (name) VALUES (\(migration.name))", logger: logger
+                    )
+                }
+            }
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try await connection.close()
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import PostgresNIO
+
+/// Sessions: create, look up, touch, delete, purge and evict.
+extension PostgresStore {
+    /// Creates a session.
+    public func createSession(_ tokenHash: SessionTokenHash, at time: Date) async throws -> StoredSession {
+        let logger = self.logger
+        return try await committer.submit { connection in
+            let rows = try await connection.query(
+                """
+                INSERT INTO bindery_session (token_hash, created_at, last_used_at)
+                VALUES (\(tokenHash.bytes), \(time.storeValue), \(time.storeValue))
+                ON CONFLICT (token_hash) DO NOTHING RETURNING 1
+                """,
+                logger: logger
+            )
+            guard try await rows.hasRow() else { throw StoreError.sessionExists(tokenHash) }
+            return StoredSession(tokenHash: tokenHash, createdAt: time, lastUsedAt: time)
+        }
+    }
+
+    /// The session with this token hash, or `nil`.
+    public func session(_ tokenHash: SessionTokenHash) async throws -> StoredSession? {
+        try await read { client in
+            let rows = try await client.query(
+                "SELECT created_at, last_used_at FROM bindery_session WHERE token_hash = \(tokenHash.bytes)",
+                logger: logger
+            )
+            for try await (createdAt, lastUsedAt) in rows.decode((Double, Double).self) {
+                return StoredSession(
+                    tokenHash: tokenHash, createdAt: Date(storeValue: createdAt), lastUsedAt: Date(storeValue: lastUsedAt)
+                )
+            }
+            return nil
+        }
+    }
+
+    /// Records a use of the session.
+    public func touchSession(_ tokenHash: SessionTokenHash, at time: Date) async throws {
+        let logger = self.logger
+        try await committer.submit { connection in
+            guard try await Self.touch(tokenHash, at: time, on: connection, logger: logger) else {
+                throw StoreError.sessionNotFound(tokenHash)
+            }
+        }
+    }
+
+    /// Deletes a session and everything of it.
+    @discardableResult
+    public func deleteSession(_ tokenHash: SessionTokenHash) async throws -> Bool {
+        let logger = self.logger
+        return try await committer.submit { connection in
+            try await connection.query(
+                "DELETE FROM bindery_session WHERE token_hash = \(tokenHash.bytes) RETURNING 1", logger: logger
+            ).hasRow()
+        }
+    }
+
+    /// Deletes every session last used before `cutoff`.
+    public func purgeSessions(idleSince cutoff: Date) async throws -> [SessionTokenHash] {
+        let logger = self.logger
+        return try await committer.submit { connection in
+            try await Self.deletedSessions(
+                connection.query(
+                    """
+                    DELETE FROM bindery_session WHERE last_used_at < \(cutoff.storeValue)
+                    RETURNING token_hash, created_at, last_used_at
+                    """,
+                    logger: logger
+                )
+            )
+        }
+    }
+
+    /// Keeps the `maximum` most recently used sessions.
+    public func evictSessions(beyond maximum: Int) async throws -> [SessionTokenHash] {
+        let logger = self.logger
+        return try await committer.submit { connection in
+            try await Self.deletedSessions(
+                connection.query(
+                    """
+                    DELETE FROM bindery_session WHERE token_hash IN (
+                        SELECT token_hash FROM bindery_session
+                        ORDER BY last_used_at DESC, created_at DESC, token_hash DESC OFFSET \(max(0, maximum))
+                    )
+                    RETURNING token_hash, created_at, last_used_at
+                    """,
+                    logger: logger
+                )
+            )
+        }
+    }
+
+    /// Moves a session's last use forward to `time`; whether the session exists.
+    static func touch(
+        _ tokenHash: SessionTokenHash, at time: Date, on connection: PostgresConnection, logger: Logger
+    ) async throws -> Bool {
+        try await connection.query(
+            """
+            UPDATE bindery_session SET last_used_at = GREATEST(last_used_at, \(time.storeValue))
+            WHERE token_hash = \(tokenHash.bytes) RETURNING 1
+            """,
+            logger: logger
+        ).hasRow()
+    }
+
+    /// The hashes of deleted sessions, least recently used first.
+    private static func deletedSessions(_ rows: PostgresRowSequence) async throws -> [SessionTokenHash] {
+        var sessions: [StoredSession] = []
+        for try await (hash, createdAt, lastUsedAt) in rows.decode((Data, Double, Double).self) {
+            guard let tokenHash = SessionTokenHash(bytes: hash) else { continue }
+            sessions.append(
+                StoredSession(
+                    tokenHash: tokenHash, createdAt: Date(storeValue: createdAt), lastUsedAt: Date(storeValue: lastUsedAt)
+                )
+            )
+        }
+        return sessions.sorted { $0.isLessRecentlyUsed(than: $1) }.map(\.tokenHash)
+    }
+}
+
+extension PostgresRowSequence {
+    /// Whether the result has at least one row; reads the rest so the connection is free again.
+    func hasRow() async throws -> Bool {
+        var found = false
+        for try await _ in self {
+            found = true
+        }
+        return found
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import PostgresNIO
+
+/// View models: load, commit with version checks, version log, interrupted commands.
+extension PostgresStore {
+    /// Every view-model record of the session, ordered by path.
+    public func viewModels(of tokenHash: SessionTokenHash) async throws -> [ViewModelRecord] {
+        try await read { client in
+            let rows = try await client.query(
+                """
+                SELECT path, version, state, command_name, command_started_at, command_interrupted
+                FROM bindery_view_model WHERE session = \(tokenHash.bytes)
+                """,
+                logger: logger
+            )
+            return try await Self.records(rows, session: tokenHash).sorted { $0.key.path < $1.key.path }
+        }
+    }
+
+    /// The newest committed record of one view model, or `nil` when it has none (or its session is
+    /// gone): what a node reads to refresh a cached copy after a change notification.
+    public func viewModel(_ key: ViewModelKey) async throws -> ViewModelRecord? {
+        try await read { client in
+            let rows = try await client.query(
+                """
+                SELECT path, version, state, command_name, command_started_at, command_interrupted
+                FROM bindery_view_model WHERE session = \(key.session.bytes) AND path = \(key.path)
+                """,
+                logger: logger
+            )
+            return try await Self.records(rows, session: key.session).first
+        }
+    }
+
+    /// Applies a batch of writes all together or not at all.
+    public func commit(_ writes: [ViewModelWrite]) async throws {
+        guard !writes.isEmpty else { return }
+        let context = WriteContext(policy: logPolicy, nodeID: nodeID, logger: logger)
+        try await committer.submit { connection in
+            for write in writes {
+                try await Self.apply(write, context: context, on: connection)
+            }
+        }
+    }
+
+    /// The logged versions of a view model after `version`, read in one statement (one snapshot).
+    public func versions(of key: ViewModelKey, after version: Int) async throws -> VersionHistory {
+        try await read { client in
+            let rows = try await client.query(
+                """
+                SELECT m.version, m.log_floor, l.version, l.snapshot, l.logged_at
+                FROM bindery_view_model m
+                LEFT JOIN bindery_version_log l
+                    ON l.session = m.session AND l.path = m.path AND l.version > \(version)
+                WHERE m.session = \(key.session.bytes) AND m.path = \(key.path)
+                ORDER BY l.version
+                """,
+                logger: logger
+            )
+            var current: (version: Int, floor: Int)?
+            var entries: [LoggedVersion] = []
+            for try await (stored, floor, logged, snapshot, loggedAt) in rows.decode(
+                (Int, Int, Int?, Data?, Double?).self
+            ) {
+                current = (stored, floor)
+                if let logged, let snapshot, let loggedAt {
+                    entries.append(LoggedVersion(version: logged, snapshot: snapshot, loggedAt: Date(storeValue: loggedAt)))
+                }
+            }
+            guard let current, version >= current.floor, version <= current.version else { return .unavailable }
+            return .versions(entries)
+        }
+    }
+
+    /// Marks every running deferred command interrupted, whichever node started it.
+    public func markRunningCommandsInterrupted() async throws -> [ViewModelKey] {
+        let logger = self.logger
+        return try await committer.submit { connection in
+            let rows = try await connection.query(
+                """
+                UPDATE bindery_view_model SET command_interrupted = true
+                WHERE command_name IS NOT NULL AND NOT command_interrupted
+                RETURNING session, path
+                """,
+                logger: logger
+            )
+            var keys: [ViewModelKey] = []
+            for try await (session, path) in rows.decode((Data, String).self) {
+                if let hash = SessionTokenHash(bytes: session) {
+                    keys.append(ViewModelKey(session: hash, path: path))
+                }
+            }
+            return keys.sorted { $0.session == $1.session ? $0.path < $1.path : $0.session.precedes($1.session) }
+        }
+    }
+
+    private static func records(_ rows: PostgresRowSequence, session: SessionTokenHash) async throws
+        -> [ViewModelRecord]
+    {
+        var records: [ViewModelRecord] = []
+        for try await (path, version, state, name, startedAt, interrupted) in rows.decode(
+            (String, Int, Data, String?, Double?, Bool).self
+        ) {
+            var command: CommandState?
+            if let name, let startedAt {
+                let deferred = DeferredCommand(name: name, startedAt: Date(storeValue: startedAt))
+                command = interrupted ? .interrupted(deferred) : .running(deferred)
+            }
+            records.append(
+                ViewModelRecord(key: ViewModelKey(session: session, path: path), version: version, state: state, command: command)
+            )
+        }
+        return records
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// One view-model write inside the writer's transaction: session check, version check, log,
+/// pruning and the change notification.
+extension PostgresStore {
+    /// What a write needs besides itself.
+    struct WriteContext: Sendable {
+        var policy: VersionLogPolicy
+        var nodeID: String
+        var logger: Logger
+    }
+
+    static func apply(_ write: ViewModelWrite, context: WriteContext, on connection: PostgresConnection) async throws {
+        let key = write.key
+        let logger = context.logger
+        // Touching the session first also locks it against a concurrent delete until the commit.
+        guard try await touch(key.session, at: write.at, on: connection, logger: logger) else {
+            throw StoreError.sessionNotFound(key.session)
+        }
+        guard write.version > (write.expected ?? Int.min) else {
+            let stored = try await storedVersion(of: key, on: connection, logger: logger)
+            guard stored == write.expected else { throw StoreError.conflict(key, expected: write.expected, stored: stored) }
+            throw StoreError.versionNotIncreasing(key, expected: write.expected, version: write.version)
+        }
+        guard try await writeRow(write, on: connection, logger: logger) else {
+            let stored = try await storedVersion(of: key, on: connection, logger: logger)
+            throw StoreError.conflict(key, expected: write.expected, stored: stored)
+        }
+        if let snapshot = write.snapshot {
+            try await connection.query(
+                """
+                INSERT INTO bindery_version_log (session, path, version, snapshot, logged_at)
+                VALUES (\(key.session.bytes), \(key.path), \(write.version), \(snapshot), \(write.at.storeValue))
+                """,
+                logger: logger
+            )
+        } else {
+            try await connection.query(
+                """
+                DELETE FROM bindery_version_log
+                WHERE session = \(key.session.bytes) AND path = \(key.path) AND version <= \(write.version)
+                """,
+                logger: logger
+            )
+        }
+        try await prune(key, policy: context.policy, now: write.at, on: connection, logger: logger)
+        let change = ViewModelChange(key: key, version: write.version, node: context.nodeID)
+        try await connection.query(
+            "SELECT pg_notify(\(PostgresStore.channel), \(change.payload))", logger: logger
+        )
+    }
+
+    /// Inserts the first version (doing nothing if a row exists) or updates the expected one;
+    /// whether a row was written. A concurrent writer of the same row makes this wait for its
+    /// commit, then see its version: exactly one of them writes.
+    private static func writeRow(_ write: ViewModelWrite, on connection: PostgresConnection, logger: Logger)
+        async throws -> Bool
+    {
+        let key = write.key
+        let command = write.runningCommand
+        let logged = write.snapshot != nil
+        guard let expected = write.expected else {
+            let logFloor = logged ? write.version - 1 : write.version
+            return try await connection.query(
+                """
+                INSERT INTO bindery_view_model
+                    (session, path, version, state, command_name, command_started_at, command_interrupted, log_floor)
+                VALUES (\(key.session.bytes), \(key.path), \(write.version), \(write.state), \(command?.name),
+                    \(command?.startedAt.storeValue), false, \(logFloor))
+                ON CONFLICT (session, path) DO NOTHING RETURNING 1
+                """,
+                logger: logger
+            ).hasRow()
+        }
+        return try await connection.query(
+            """
+            UPDATE bindery_view_model SET version = \(write.version), state = \(write.state),
+                command_name = \(command?.name), command_started_at = \(command?.startedAt.storeValue),
+                command_interrupted = false,
+                log_floor = CASE WHEN \(logged) THEN log_floor ELSE \(write.version) END
+            WHERE session = \(key.session.bytes) AND path = \(key.path) AND version = \(expected)
+            RETURNING 1
+            """,
+            logger: logger
+        ).hasRow()
+    }
+
+    private static func storedVersion(of key: ViewModelKey, on connection: PostgresConnection, logger: Logger)
+        async throws -> Int?
+    {
+        let rows = try await connection.query(
+            "SELECT version FROM bindery_view_model WHERE session = \(key.session.bytes) AND path = \(key.path)",
+            logger: logger
+        )
+        for try await version in rows.decode(Int.self) {
+            return version
+        }
+        return nil
+    }
+
+    /// Drops log entries beyond the policy (the highest version that is too old or beyond the
+    /// count, and everything below it) and raises the log floor past them, in one statement.
+    private static func prune(
+        _ key: ViewModelKey, policy: VersionLogPolicy, now: Date, on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        let cutoff = now.addingTimeInterval(-policy.maxAge).storeValue
+        try await connection.query(
+            """
+            WITH entries AS (
+                SELECT version, logged_at, row_number() OVER (ORDER BY version DESC) AS rank
+                FROM bindery_version_log WHERE session = \(key.session.bytes) AND path = \(key.path)
+            ), dropped AS (
+                SELECT max(version) AS version FROM entries
+                WHERE rank > \(policy.maxCount) OR logged_at < \(cutoff)
+            ), gone AS (
+                DELETE FROM bindery_version_log l USING dropped
+                WHERE l.session = \(key.session.bytes) AND l.path = \(key.path) AND l.version <= dropped.version
+            )
+            UPDATE bindery_view_model m SET log_floor = GREATEST(m.log_floor, dropped.version) FROM dropped
+            WHERE m.session = \(key.session.bytes) AND m.path = \(key.path) AND dropped.version IS NOT NULL
+            """,
+            logger: logger
+        )
+    }
+}
