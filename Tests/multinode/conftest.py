@@ -52,14 +52,16 @@ def postgres(request, timings):
         timings["postgres stop"] = time.monotonic() - began
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def database(postgres) -> str:
+    """A fresh database per test module."""
     return postgres.create_database()
 
 
-@pytest.fixture
-def cluster_factory(tmp_path, request, timings):
-    """Makes clusters (N nodes on one store, nginx in front); stops them all at the end."""
+@pytest.fixture(scope="module")
+def cluster_factory(tmp_path_factory, request, timings):
+    """Makes clusters (N nodes on one store, nginx in front); stops them all at the end of the module."""
+    tmp_path = tmp_path_factory.mktemp("multinode")
     if not binary_path().exists():
         pytest.fail(f"no server binary at {binary_path()} (run `swift build`, or set BINDERY_BIN)")
     request.config._multinode_timings = timings
@@ -67,7 +69,7 @@ def cluster_factory(tmp_path, request, timings):
 
     def make(store: str, count: int = 3, name: str | None = None, extra: list[str] | None = None,
              with_nginx: bool = True, parallel: bool = False) -> Cluster:
-        cluster = Cluster(store, count, tmp_path / f"cluster{len(made)}", name or request.node.name[:40],
+        cluster = Cluster(store, count, tmp_path / f"cluster{len(made)}", name or f"{request.node.name.removesuffix('.py')}{len(made)}",
                           ["--heartbeat", str(HEARTBEAT), *(extra or [])], with_nginx)
         made.append(cluster)
         began = time.monotonic()
@@ -82,9 +84,9 @@ def cluster_factory(tmp_path, request, timings):
         timings.setdefault(f"cluster of {len(cluster.nodes)} stop", time.monotonic() - began)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def pg_cluster(cluster_factory, postgres, database):
-    """Three nodes on a fresh PostgreSQL database, started at the same time, nginx in front."""
+    """Three nodes on a fresh PostgreSQL database (one per module), started at the same time, nginx in front."""
     cluster = cluster_factory(postgres.url(database), 3, parallel=True)
     cluster.postgres, cluster.database = postgres, database
     return cluster
