@@ -17,6 +17,7 @@ import yaml
 
 from multinode_cluster import HEARTBEAT, REPO, TEMPLATE, log_tail, nginx_check, render_nginx_conf
 from multinode_client import Watcher, call, expect, new_session
+from multinode_load import check_acknowledged, check_sessions, check_watchers, roll
 
 DOCKER_NGINX = REPO / "docker" / "nginx.conf"
 
@@ -180,3 +181,13 @@ def test_nginx_retries_reads_on_another_node_when_one_dies(cluster_factory):
         expect(requests.get(cluster.base + "/healthz", timeout=5), 200)
         ports = {a.rsplit(":", 1)[-1] for a in cluster.nginx.upstreams_used()[-3:]}
         time.sleep(0.2)
+
+
+def test_the_rolling_load_passes_on_one_sqlite_node_behind_nginx(cluster_factory, tmp_path):
+    """The load and checks of test_failover.py, against the one node that can restart on the
+    same state without PostgreSQL (SQLite): checks the harness itself (writers, watchers
+    resuming with Last-Event-ID, the gap check) and that nginx passes all of it."""
+    cluster = cluster_factory(f"sqlite:{tmp_path / 'one.sqlite'}", 1, name="sqlite-roll")
+    rolled = roll(cluster, victim_index=0)
+    check_sessions(rolled)
+    print(f"\n{check_acknowledged(rolled)}\n{check_watchers(rolled)}")
