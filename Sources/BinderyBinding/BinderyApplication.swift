@@ -83,8 +83,10 @@ public final class BinderyApplication: Sendable {
         let probe = StoreProbe(store: store, clock: clock, timeout: .seconds(2))
         let storeReachable = storeReachable
         let metrics = metrics
+        let follower = (store as? any ChangeFeed).map { ChangeFollower(feed: $0, sessions: sessions, metrics: metrics) }
         background.withLock { tasks in
             tasks.append(Task { await streams.runHeartbeats(clock: clock) })
+            if let follower { tasks.append(Task { await follower.run() }) }
             tasks.append(Task {
                 while !Task.isCancelled {
                     let reachable = await probe.isReachable()

@@ -38,7 +38,12 @@ struct StorePersistence: ViewModelPersistence {
     }
 
     func latest(of path: String) async throws -> RestoredViewModel? {
-        let records = try await store.viewModels(of: session).filter { $0.key.path == path }
+        let key = ViewModelKey(session: session, path: path)
+        let records = if let feed = store as? any ChangeFeed {
+            try await feed.viewModel(key).map { [$0] } ?? []
+        } else {
+            try await store.viewModels(of: session).filter { $0.key.path == path }
+        }
         return Self.restored(from: records)[path]
     }
 

@@ -1,8 +1,9 @@
 """docker/: hadolint is clean, and the image's defaults agree with the README and the server.
 
 No Docker engine runs here, so the image is checked statically: the Dockerfile lints clean, its
-`ENV BINDERY_*` names are options the server reads, and the port the README serves on is the
-one the image sets, exposes, health-checks and compose publishes.
+`ENV BINDERY_*` names are options the server reads, the port the README serves on is the one
+the image sets, exposes and health-checks, and compose publishes nginx there, in front of the
+nodes on that image port (docker/nginx.conf itself is checked with `nginx -t` in Tests/multinode).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+import yaml
 
 from tools import venv_tool
 
@@ -21,6 +23,7 @@ DOCKERFILE = REPO / "docker" / "Dockerfile"
 COMPOSE = REPO / "docker" / "compose.yaml"
 README = REPO / "README.md"
 SERVE_OPTIONS = REPO / "Sources" / "bindery" / "ServeOptions.swift"
+NGINX_CONF = REPO / "docker" / "nginx.conf"
 
 
 def hadolint_executable() -> str:
@@ -64,6 +67,11 @@ def env_defaults(stage: list[tuple[str, str]]) -> dict[str, str]:
             key, _, value = token.partition("=")
             env[key] = value
     return env
+
+
+def directives(text: str) -> str:
+    """An nginx configuration without comments, whitespace collapsed."""
+    return re.sub(r"\s+", " ", "\n".join(line.split("#", 1)[0] for line in text.splitlines()))
 
 
 def readme_port() -> int:
@@ -112,10 +120,39 @@ def test_image_env_names_are_server_options():
         assert public in copied, f"BINDERY_PUBLIC_DIR={public} but nothing is copied there ({copied})"
 
 
-def test_compose_publishes_the_image_port():
+def test_compose_publishes_nginx_in_front_of_the_nodes():
+    """Since issue 11 compose runs three nodes on PostgreSQL behind nginx: only nginx is published,
+    on the host's loopback at the README's port, and it proxies to the nodes on the image port."""
     if not COMPOSE.exists():
         pytest.skip("no docker/compose.yaml")
     port = readme_port()
-    mappings = re.findall(r'^\s*-\s*"?([0-9.:]+)"?\s*$', COMPOSE.read_text(encoding="utf-8"), re.MULTILINE)
-    targets = [m.rsplit(":", 1)[-1] for m in mappings if m.count(":") >= 1]
-    assert str(port) in targets, f"compose.yaml publishes {mappings}, not the container port {port}"
+    services = yaml.safe_load(COMPOSE.read_text(encoding="utf-8"))["services"]
+    published = {name: s["ports"] for name, s in services.items() if s.get("ports")}
+    assert list(published) == ["nginx"], f"only nginx should be published, compose publishes {published}"
+    mappings = [str(m) for m in published["nginx"]]
+    for mapping in mappings:
+        assert mapping.startswith("127.0.0.1:"), f"{mapping}: publish on the host's loopback only"
+    assert [m.split(":")[1] for m in mappings] == [str(port)], f"nginx is published as {mappings}, README serves on {port}"
+    nginx_conf = directives(NGINX_CONF.read_text(encoding="utf-8"))
+    listen = re.findall(r"\blisten (\d+);", nginx_conf)
+    assert [m.rsplit(":", 1)[-1] for m in mappings] == listen, f"nginx listens on {listen}, compose maps {mappings}"
+    volumes = services["nginx"].get("volumes", [])
+    assert "./nginx.conf:/etc/nginx/nginx.conf:ro" in volumes, f"nginx does not mount docker/nginx.conf: {volumes}"
+
+    stage = final_stage(instructions(DOCKERFILE))
+    image_port = env_defaults(stage)["BINDERY_PORT"]
+    nodes = sorted(name for name, s in services.items() if s.get("build", {}).get("dockerfile") == "docker/Dockerfile")
+    assert len(nodes) >= 2, f"expected several Bindery nodes built from docker/Dockerfile, found {nodes}"
+    upstream = re.findall(r"server ([\w.-]+):(\d+)", nginx_conf)
+    assert sorted(upstream) == [(name, image_port) for name in nodes], (
+        f"nginx's upstream {upstream} should list every node {nodes} on the image port {image_port}")
+    known = set(re.findall(r'"(BINDERY_[A-Z0-9_]+)"', SERVE_OPTIONS.read_text(encoding="utf-8")))
+    for name in nodes:
+        node = services[name]
+        unknown = sorted(k for k in node.get("environment", {}) if k.startswith("BINDERY_") and k not in known)
+        assert not unknown, f"{name} sets variables the server never reads: {unknown}"
+        assert str(node["environment"].get("BINDERY_STORE", "")).startswith("postgres://"), f"{name} is not on PostgreSQL"
+        assert node.get("depends_on", {}).get("postgres", {}).get("condition") == "service_healthy", (
+            f"{name} should wait for a healthy postgres")
+    assert services["postgres"]["image"].startswith("postgres:15"), services["postgres"]["image"]
+    assert services["postgres"].get("healthcheck"), "postgres needs a healthcheck (the nodes wait for it)"

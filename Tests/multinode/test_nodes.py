@@ -1,0 +1,96 @@
+"""Several nodes on one PostgreSQL database (issue 11): any node serves any session, a write on
+one is read on another, an SSE watcher on one sees a PATCH made on another, and the same
+If-Match sent to two nodes at once is acknowledged by exactly one of them."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from multinode_client import Watcher, call, etag_version, expect, gaps, new_session
+
+pytestmark = pytest.mark.postgres
+
+PUSH_WAIT = 5.0     # seconds: a PATCH on one node must reach a watcher on another within this
+
+
+def test_a_write_on_one_node_is_read_on_another(pg_cluster):
+    one, two, three = pg_cluster.nodes
+    token = new_session(one.base)
+    expect(call(two.base, "GET", "/api/views/form", token), 200,
+           "a session created on node 1 must be known on node 2 (sessions live in PostgreSQL)")
+    first = expect(call(one.base, "PATCH", "/api/views/form", token, {"phone": "18612345678"}), 200, "PATCH on node 1")
+    version = etag_version(first)
+    read = expect(call(two.base, "GET", "/api/views/form", token), 200, "GET on node 2")
+    assert etag_version(read) == version and read.json()["inputs"] == first.json()["inputs"], (
+        f"node 2 should read version {version} written on node 1 with {first.json()['inputs']}, "
+        f"read version {read.json()['version']} with {read.json()['inputs']}")
+    # Node 1 has the view model cached: a write on node 2 must not be hidden by that copy.
+    second = expect(call(two.base, "PATCH", "/api/views/form", token, {"password": "passw0rd"}), 200, "PATCH on node 2")
+    assert etag_version(second) == version + 1, "node 2's write should follow node 1's version"
+    for node in (one, three):
+        again = expect(call(node.base, "GET", "/api/views/form", token, headers={"If-None-Match": f'"{version}"'}), 200,
+                       f"GET on {node.name} with the older ETag: expected the newer version, not 304")
+        assert etag_version(again) == version + 1 and again.json()["inputs"] == second.json()["inputs"], (
+            f"{node.name} read {again.json()} after node 2 wrote {second.json()['inputs']}")
+
+
+def test_an_sse_watcher_on_one_node_sees_a_patch_made_on_another(pg_cluster):
+    one, two, _ = pg_cluster.nodes
+    token = new_session(one.base)
+    watcher = Watcher(one.base, token, name="watch-node1")
+    watcher.start()
+    try:
+        assert watcher.wait_open(PUSH_WAIT), f"no first event from node 1 within {PUSH_WAIT} s: {watcher.errors}"
+        start = watcher.events[0].version
+        lags = []
+        for n in range(1, 6):
+            sent = time.monotonic()
+            patched = expect(call(two.base, "PATCH", "/api/views/form", token, {"phone": f"1860000000{n}"}), 200,
+                             "PATCH on node 2")
+            version = etag_version(patched)
+            assert version == start + n
+            assert watcher.wait_for_version(version, PUSH_WAIT), (
+                f"the watcher on node 1 did not get version {version} (PATCHed on node 2) within {PUSH_WAIT} s; "
+                f"it got {watcher.versions()}")
+            lags.append(next(e.at for e in watcher.events if e.version == version) - sent)
+        problems, _ = gaps(watcher)
+        assert not problems, problems
+        assert watcher.versions() == list(range(start, start + 6)), watcher.versions()
+        assert watcher.events[-1].inputs["phone"] == "18600000005"
+        print(f"\nPATCH on node 2 to event on node 1: {', '.join(f'{lag * 1000:.0f}' for lag in lags)} ms")
+    finally:
+        watcher.stop()
+
+
+def test_the_same_if_match_on_two_nodes_at_once_gives_one_200_and_one_412(pg_cluster):
+    one, two, three = pg_cluster.nodes
+    token = new_session(one.base)
+    version = etag_version(expect(call(one.base, "GET", "/api/views/form", token), 200))
+    expect(call(two.base, "GET", "/api/views/form", token), 200)   # both nodes hold the view model
+    for round_ in range(10):
+        barrier = threading.Barrier(2, timeout=10)
+        results: dict[str, tuple[int, dict]] = {}
+
+        def send(node, phone):
+            barrier.wait()
+            response = call(node.base, "PATCH", "/api/views/form", token, {"phone": phone}, {"If-Match": f'"{version}"'})
+            results[node.name] = (response.status_code, response.json() if response.content else {})
+
+        threads = [threading.Thread(target=send, args=(node, f"1861111{round_:02d}{i}")) for i, node in enumerate((one, two))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(15)
+        statuses = sorted(status for status, _ in results.values())
+        assert statuses == [200, 412], (
+            f"round {round_}: If-Match \"{version}\" sent to node 1 and node 2 at once should give exactly one 200 "
+            f"and one 412, got {results}")
+        winner = next(body for status, body in results.values() if status == 200)
+        assert winner["version"] == version + 1, winner
+        stored = expect(call(three.base, "GET", "/api/views/form", token), 200).json()
+        assert stored["version"] == version + 1 and stored["inputs"] == winner["inputs"], (
+            f"round {round_}: node 3 should read the acknowledged write {winner['inputs']}, read {stored}")
+        version += 1
