@@ -58,6 +58,12 @@ extension Problem {
                 detail: "The change could not be saved, so nothing changed. Try again in a moment.",
                 headers: [.retryAfter: "1"]
             )
+        case .sessionClosed:
+            self.init(
+                status: .serviceUnavailable, title: "Session unavailable",
+                detail: "The server is restarting or moved this session; nothing changed. Try again.",
+                headers: [.retryAfter: "1"]
+            )
         case .versionConflict:
             self.init(
                 status: .conflict, title: "Write conflict",

@@ -24,6 +24,9 @@ public enum ViewModelError: Error, Sendable, Equatable {
     case commandNotRunning(name: String)
     /// The change could not be committed to the store; nothing changed.
     case storeUnavailable
+    /// The session's graph was closed (the server is stopping, or the session left memory)
+    /// while the request was under way; nothing changed, and a retry finds the session again.
+    case sessionClosed
     /// Another node committed a newer version first, again and again; nothing changed.
     case versionConflict
 }

@@ -37,7 +37,7 @@ extension ViewModelGraph {
     /// back): ``ViewModelError/versionConflict`` when another node committed first.
     func commitChanges() async throws(ViewModelError) {
         // A closed graph (session ended, server stopping) commits nothing: never answer 200.
-        guard !isClosed else { throw .storeUnavailable }
+        guard !isClosed else { throw .sessionClosed }
         // Nothing new rendered: what the caller sees still depends on the commit in flight.
         guard let commit = flush() ?? commitChain else { return }
         switch await commit.value {
@@ -49,9 +49,21 @@ extension ViewModelGraph {
 
     /// Loads the newest committed state of a view model (another node wrote it) and shows it at
     /// the version the store holds, without committing anything.
+    ///
+    /// Watchers first get the versions in between from the store's log, so none misses one.
     func reload(_ host: ViewModelHost) async {
         guard let persistence, let record = try? await persistence.latest(of: host.path) else { return }
         guard record.version > (host.storedVersion ?? 0) else { return }
+        let from = host.current.version
+        var missed: [EncodedSnapshot] = []
+        if !host.watchers.isEmpty, let logged = try? await persistence.versions(of: host.path, after: from) {
+            missed = logged
+        }
+        // Another reload may have got here first while this one waited.
+        guard record.version > (host.storedVersion ?? 0) else { return }
+        for snapshot in missed where snapshot.version > host.current.version && snapshot.version < record.version {
+            host.watchers.values.forEach { $0.send(snapshot) }
+        }
         host.viewModel.restorePersistedState(record.state)
         host.continueFrom(storedVersion: record.version)
         host.committedState = record.state
@@ -99,7 +111,11 @@ extension ViewModelGraph {
             if openBatch === batch { openBatch = nil }
             guard !batch.versions.isEmpty else { return before }
             do {
-                guard before == .committed else { throw ViewModelError.storeUnavailable }
+                switch before {
+                case .committed: break
+                case .conflict: throw VersionConflict()
+                case .failed: throw ViewModelError.storeUnavailable
+                }
                 try await persistence.commit(batch.versions)
             } catch {
                 self.rollBack(batch.rendered)
@@ -127,8 +143,8 @@ extension ViewModelGraph {
     /// Makes a committed version visible: the board, the watchers, the long-polls.
     func publish(_ version: RenderedVersion) {
         let host = version.host
-        host.markCommitted(version.snapshot, body: version.body)
-        guard host.committed == version.snapshot else { return }
+        // A version is pushed once: never again, never after a newer one.
+        guard host.markCommitted(version.snapshot, body: version.body) else { return }
         board.publish(version.snapshot)
         host.watchers.values.forEach { $0.send(version.snapshot) }
         host.waiters.values.forEach { $0.resume(returning: version.snapshot) }

@@ -214,7 +214,8 @@ public actor ViewModelGraph {
     // MARK: Helpers
 
     private func host(at path: String) throws(ViewModelError) -> ViewModelHost {
-        guard !isClosed, let model = resolve(path) else { throw .notFound(path: path) }
+        guard !isClosed else { throw .sessionClosed }
+        guard let model = resolve(path) else { throw .notFound(path: path) }
         if let host = hosts[path] {
             if host.viewModel !== model { host.replace(with: model) }
             return host

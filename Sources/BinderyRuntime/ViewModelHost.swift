@@ -55,12 +55,15 @@ final class ViewModelHost {
         signal.fire()
     }
 
-    /// Records that `snapshot` is durable: readers and watchers may see it now.
-    func markCommitted(_ snapshot: EncodedSnapshot, body: JSONValue) {
-        guard snapshot.version > (committed?.version ?? 0) else { return }
+    /// Records that `snapshot` is durable: readers and watchers may see it now. Returns false
+    /// (and changes nothing) when it is not newer than what is already shown.
+    @discardableResult
+    func markCommitted(_ snapshot: EncodedSnapshot, body: JSONValue) -> Bool {
+        guard snapshot.version > (committed?.version ?? 0) else { return false }
         committed = snapshot
         committedBody = body
-        storedVersion = snapshot.version
+        storedVersion = max(storedVersion ?? 0, snapshot.version)
+        return true
     }
 
     /// Forgets versions that were rendered but not committed; the next render starts again from

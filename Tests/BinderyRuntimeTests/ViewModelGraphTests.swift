@@ -133,7 +133,7 @@ struct ViewModelGraphTests {
         _ = try await graph.watch("counter", after: nil, send: { _ in }, end: { ended.append(EncodedSnapshot(path: "", version: 0, bytes: [])) })
         await graph.close()
         #expect(ended.versions == [0])
-        await #expect(throws: ViewModelError.notFound(path: "counter")) { try await graph.snapshot("counter") }
+        await #expect(throws: ViewModelError.sessionClosed) { try await graph.snapshot("counter") }
     }
 
     private func gate() async throws -> Gate {

@@ -78,13 +78,16 @@ struct PostgresNodeTests {
     }
 
     @Test func aKilledListenConnectionReconnectsAndAsksToResynchronize() async throws {
-        let (first, second, _) = try await twoNodes()
+        let (first, second, url) = try await twoNodes()
         let server = try await PostgresServer.shared()
         let feed = ChangeRecorder(second.changes())
         try await feed.wait("the first resynchronize") { $0.first == .resynchronize }
 
+        // Only this test's database: other tests run side by side with nodes of the same name.
+        let database = url.split(separator: "/").last.map(String.init) ?? ""
         let killed = try await server.sql(
-            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'bindery-listen-node-b'"
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                + "WHERE application_name = 'bindery-listen-node-b' AND datname = '\(database)'"
         )
         #expect(killed == "1")
         try await feed.wait("a resynchronize after the reconnect") { $0.count { $0 == .resynchronize } == 2 }
