@@ -135,7 +135,7 @@ public final class SessionStore: Sendable {
         guard let stored = try await store.session(hash) else { return nil }
         guard wallClock().timeIntervalSince(stored.lastUsedAt) <= limits.idleTimeout.timeInterval else { return nil }
         if let live = session(for: token[...]) { return live }
-        let restored = StorePersistence.restored(from: try await store.viewModels(of: hash))
+        let restored = StorePersistence.restored(from: try await store.viewModels(of: hash), store: store, now: wallClock())
         let session = makeSession(token: token, hash: hash, restored: restored)
         return insert(session)
     }

@@ -44,7 +44,7 @@ struct StorePersistence: ViewModelPersistence {
         } else {
             try await store.viewModels(of: session).filter { $0.key.path == path }
         }
-        return Self.restored(from: records)[path]
+        return Self.restored(from: records, store: store, now: now())[path]
     }
 
     func versions(of path: String, after version: Int) async throws -> [EncodedSnapshot]? {
@@ -56,14 +56,25 @@ struct StorePersistence: ViewModelPersistence {
         }
     }
 
-    /// What the store holds of the session's view models, as the runtime restores them. A
-    /// command that was running belongs to a process that is gone: it comes back interrupted.
-    static func restored(from records: [ViewModelRecord]) -> [String: RestoredViewModel] {
+    /// How long a deferred command recorded as running on a shared store (several nodes) is
+    /// taken to be alive on the node that started it; after that it is shown interrupted.
+    static let commandLease: TimeInterval = 60
+
+    /// What the store holds of the session's view models, as the runtime restores them.
+    ///
+    /// A command recorded as running: on an embedded store (one process) it belonged to a process
+    /// that is gone, so it comes back interrupted. On a shared store (a ``ChangeFeed``, several
+    /// nodes) another node may still be running it: it is interrupted only once its lease
+    /// (``commandLease`` from its start) has lapsed; until then its end arrives as a change.
+    static func restored(from records: [ViewModelRecord], store: any SessionStateStore, now: Date) -> [String: RestoredViewModel] {
+        let shared = store is any ChangeFeed
         var restored: [String: RestoredViewModel] = [:]
         for record in records {
             let interrupted: String? = switch record.command {
-            case .running(let command)?, .interrupted(let command)?: command.name
-            case nil: nil
+            case .interrupted(let command)?: command.name
+            case .running(let command)? where !shared || now.timeIntervalSince(command.startedAt) > commandLease:
+                command.name
+            case .running?, nil: nil
             }
             restored[record.key.path] = RestoredViewModel(
                 version: record.version, state: (try? StoredJSON.decode(record.state)) ?? .null,

@@ -14,7 +14,7 @@ struct ServeOptions: ParsableArguments {
     @Option(help: "Port to listen on; 0 picks a free one (BINDERY_PORT).")
     var port: Int = Environment.int("BINDERY_PORT") ?? 8080
 
-    @Option(help: "Where sessions last: sqlite:PATH (created on first start) or memory (BINDERY_STORE).")
+    @Option(help: "Where sessions last: sqlite:PATH (created on first start), memory, or postgres://user@host:port/db for several nodes (BINDERY_STORE).")
     var store: String = Environment.string("BINDERY_STORE") ?? StoreLocation.default.description
 
     @Option(help: "Directory of the thin client served at / (BINDERY_PUBLIC_DIR).")
