@@ -106,7 +106,15 @@ public final class SessionStore: Sendable {
         }
         close(expired)
         let wall = wallClock()
-        for session in live { try? await store.touchSession(session.tokenHash, at: wall - (instant - session.lastUsedAt).timeInterval) }
+        let store = store
+        // All at once: the store's writer groups them into a few transactions.
+        await withTaskGroup(of: Void.self) { group in
+            for session in live {
+                let usedAt = wall - (instant - session.lastUsedAt).timeInterval
+                let hash = session.tokenHash
+                group.addTask { try? await store.touchSession(hash, at: usedAt) }
+            }
+        }
         _ = try? await store.purgeSessions(idleSince: wall - limits.idleTimeout.timeInterval)
         _ = try? await store.evictSessions(beyond: limits.maxSessions)
         return expired.count

@@ -123,7 +123,8 @@ public final class Command {
     private func launch(_ run: @escaping DeferredWork, isolation: isolated (any Actor)?) -> Task<Outcome, Never> {
         nextID += 1
         let id = nextID
-        errorBeforeLatest = lastError
+        // The error before this burst of executions: a cancelled newest one puts it back.
+        if executionCount == 0 { errorBeforeLatest = lastError }
         latestID = id
         lastError = nil
         executionCount += 1

@@ -5,6 +5,11 @@ public final class CommandStates {
     /// Creates an empty set; states appear as commands are first rendered or executed.
     public init() {}
 
+    /// Cancels every running and queued execution of every command.
+    public func cancelAll() {
+        states.values.forEach { _ = $0.cancelAll() }
+    }
+
     /// The state of the command `name` under `policy`.
     func state(_ name: String, policy: CommandPolicy) -> Command {
         if let state = states[name] { return state }

@@ -16,7 +16,6 @@ extension ViewModelGraph {
     final class CommitBatch {
         var versions: [CommittedVersion] = []
         var rendered: [RenderedVersion] = []
-        var states: [JSONValue] = []
         var task: Task<CommitOutcome, Never>?
     }
 
@@ -85,13 +84,11 @@ extension ViewModelGraph {
                 publish(version)
                 continue
             }
-            let state = host.viewModel.persistedState
             batch.versions.append(CommittedVersion(
                 path: host.path, expected: host.queuedVersion, snapshot: version.snapshot,
-                state: state, runningCommand: host.viewModel.runningDeferredCommand
+                state: host.viewModel.persistedState, runningCommand: host.viewModel.runningDeferredCommand
             ))
             batch.rendered.append(version)
-            batch.states.append(state)
             host.queuedVersion = version.snapshot.version
         }
         return batch.versions.isEmpty ? nil : batch.task
@@ -129,8 +126,8 @@ extension ViewModelGraph {
                 }
                 return .conflict
             }
-            for (version, state) in zip(batch.rendered, batch.states) {
-                version.host.committedState = state
+            for (version, committed) in zip(batch.rendered, batch.versions) {
+                version.host.committedState = committed.state
                 self.publish(version)
             }
             return .committed

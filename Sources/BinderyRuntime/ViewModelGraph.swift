@@ -24,7 +24,6 @@ public actor ViewModelGraph {
     var openBatch: CommitBatch?
     private var rootModels: [String: any ViewModel] = [:]
     var hosts: [String: ViewModelHost] = [:]
-    private var runningCommands: [ObjectIdentifier: Command] = [:]
     private var nextID = 0
     private(set) var isClosed = false
     private nonisolated let flushPending = Atomic<Bool>(false)
@@ -103,13 +102,12 @@ public actor ViewModelGraph {
     ) async throws(ViewModelError) -> CommandOutcome {
         let host = try await preparedHost(at: path)
         await settle()
-        let (command, started) = try host.viewModel.startCommand(name, argument: argument, isolation: self)
+        let (_, started) = try host.viewModel.startCommand(name, argument: argument, isolation: self)
         switch started {
         case .finished(let result):
             try await commitChanges()
             return outcome(result, snapshot: host.current)
         case .running(let task):
-            runningCommands[ObjectIdentifier(command)] = command
             do {
                 try await commitChanges()
             } catch {
@@ -144,8 +142,11 @@ public actor ViewModelGraph {
     /// Ends the session's graph: cancels running work, ends watches and pending waits.
     public func close() {
         isClosed = true
-        runningCommands.values.forEach { _ = $0.cancelAll() }
-        runningCommands.removeAll()
+        // Every command of every view model made here, in-process executions (a deep link's load)
+        // included.
+        for model in Array(rootModels.values) + hosts.values.map(\.viewModel) {
+            model.commandStates.cancelAll()
+        }
         for host in hosts.values {
             host.activation?.cancel()
             host.watchers.values.forEach { $0.end() }
