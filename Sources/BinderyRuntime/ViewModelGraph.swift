@@ -67,6 +67,10 @@ public actor ViewModelGraph {
             // A render of another request may still be on its way to the store: wait for it, so
             // If-Match is checked against what the write would replace.
             for _ in 0..<5 where host.version != host.current.version { await settle() }
+            // A version newer than ours: another node wrote it and this copy has not heard yet.
+            if let ifVersion, let newest = ifVersion.max(), newest > host.current.version {
+                await reload(host)
+            }
             if let ifVersion, !ifVersion.contains(host.current.version) {
                 throw .versionMismatch(current: host.current.version)
             }

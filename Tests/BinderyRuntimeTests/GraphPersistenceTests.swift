@@ -154,4 +154,17 @@ struct GraphPersistenceTests {
         let written = try await nodeA.write("counter", patch: ["name": "after"])
         #expect(written.version == onB.version + 1)
     }
+
+    @Test func anIfMatchNewerThanThisNodesCopyIsCheckedAgainstTheStore() async throws {
+        let persistence = RecordingPersistence()
+        let nodeA = ViewModelGraph(screens: counterScreens, persistence: persistence)
+        let nodeB = ViewModelGraph(screens: counterScreens, persistence: persistence)
+        _ = try await nodeA.snapshot("counter")
+        let onB = try await nodeB.snapshot("counter")
+        let written = try await nodeA.write("counter", patch: ["name": "a"])
+        #expect(written.version > onB.version, "B has not heard of it")
+        let followUp = try await nodeB.write("counter", patch: ["limit": 4], ifVersion: [written.version])
+        #expect(followUp.version == written.version + 1, "B reloaded A's version, then the If-Match held")
+        #expect(followUp.output("greeting") == "hello a")
+    }
 }
