@@ -247,6 +247,10 @@ public actor ViewModelGraph {
             let root = resolve(String(path[..<slash]))
         {
             let rest = path[path.index(after: slash)...].split(separator: "/").map(String.init)
+            // Host the root first: what preparing changes (a load) becomes its own committed
+            // version, never part of a restored version's first render.
+            _ = try host(at: String(path[..<slash]))
+            flush()
             await root.prepareChild(at: rest[...])
         }
         return try host(at: path)
