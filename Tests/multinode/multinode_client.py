@@ -269,7 +269,10 @@ class IfMatchWriter(threading.Thread):
             if response.status_code == 200:
                 acked = etag_version(response)
                 body = response.json()
-                if acked != version + 1:
+                # The write itself is version + 1; the answer may already show a later version the
+                # node rendered right after it (a watcher arriving makes the form active), never
+                # an earlier one. The inputs check below proves the write is in it.
+                if acked <= version:
                     self.log.unexpected.append(f"If-Match {version} acknowledged as version {acked}")
                 if body["inputs"] != inputs:
                     self.log.unexpected.append(f"version {acked} acknowledged with inputs {body['inputs']}, sent {inputs}")

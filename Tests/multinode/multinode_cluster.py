@@ -16,6 +16,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.error
@@ -23,26 +24,12 @@ import urllib.request
 import uuid
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-ARTIFACTS = REPO / "artifacts"
+# The process helpers the durability tests use (binary, public dir, free ports): one copy.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "durability"))
+from bindery_process import ARTIFACTS, REPO, binary_path, free_port, public_dir  # noqa: E402
+
 TEMPLATE = Path(__file__).resolve().parent / "nginx.conf.template"
 HEARTBEAT = 2       # seconds: the nodes' SSE heartbeat in the tests (a dead stream is noticed quickly)
-
-
-def binary_path() -> Path:
-    path = Path(os.environ.get("BINDERY_BIN", ".build/debug/bindery"))
-    return path if path.is_absolute() else REPO / path
-
-
-def public_dir() -> Path:
-    path = Path(os.environ.get("BINDERY_PUBLIC", "Public"))
-    return path if path.is_absolute() else REPO / path
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def log_tail(path: Path, lines: int = 15) -> str:
