@@ -20,6 +20,8 @@ public final class BinderyApplication: Sendable {
     public let upstream: UpstreamProvider
     /// The Prometheus metrics served at `/metrics`.
     public let metrics: BinderyMetrics
+    /// The recipes every session shares.
+    public let recipes: RecipeBook
     /// Where sessions last.
     private let store: any SessionStateStore
     private let server: HTTPServer
@@ -37,12 +39,17 @@ public final class BinderyApplication: Sendable {
     ///
     /// `store` keeps sessions across restarts (open it with ``BinderyStore/StoreLocation``);
     /// `clock` drives the upstream's latency, heartbeats and sweeps (tests may inject their own);
-    /// `screens` are the features' screens unless a test serves its own view models.
+    /// `screens` are the features' screens unless a test serves its own view models; `recipes`
+    /// is the shared recipe book (open it from the store with ``openRecipes(store:)``; without
+    /// one, an in-memory book with the first-start recipes that does not last).
     public init(
         configuration: BinderyConfiguration, logger: Logger, store: any SessionStateStore = MemoryStore(),
-        clock: any Clock<Duration> = ContinuousClock(),
-        screens makeScreens: ScreenFactory = { FeatureScreens.all(upstream: $0, log: $1) }
+        clock: any Clock<Duration> = ContinuousClock(), recipes: RecipeBook? = nil,
+        screens makeScreens: ScreenFactory? = nil
     ) {
+        let recipes = recipes ?? .inMemory()
+        let makeScreens = makeScreens ?? { FeatureScreens.all(upstream: $0, log: $1, recipes: recipes, clock: clock) }
+        self.recipes = recipes
         self.store = store
         self.configuration = configuration
         self.logger = logger
@@ -124,5 +131,13 @@ public final class BinderyApplication: Sendable {
             logger.error("Could not close the store: \(error)")
         }
         logger.info("Bindery stopped")
+    }
+}
+
+extension BinderyApplication {
+    /// Opens the shared recipe book kept in `store`, storing the first-start recipes when it holds
+    /// none.
+    public static func openRecipes(store: any SessionStateStore) async throws -> RecipeBook {
+        try await RecipeBook.open(repository: StoreRecipeRepository.open(store: store))
     }
 }

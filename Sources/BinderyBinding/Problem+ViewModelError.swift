@@ -86,6 +86,12 @@ extension Problem {
             self.init(status: .badGateway, title: "Upstream failure", detail: failure.message, extensions: extensions)
         case .rule:
             self.init(status: .conflict, title: "Command failed", detail: failure.message, extensions: extensions)
+        case .internal where failure.code == 503:
+            // The work's change could not be stored (a recipe commit): nothing changed.
+            self.init(
+                status: .serviceUnavailable, title: "Storage unavailable", detail: failure.message,
+                extensions: extensions, headers: [.retryAfter: "1"]
+            )
         case .internal:
             self.init(status: .internalServerError, title: "Command failed", detail: failure.message, extensions: extensions)
         case .cancelled:

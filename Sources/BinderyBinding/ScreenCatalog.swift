@@ -37,7 +37,7 @@ struct ScreenCatalog: HTTPResponder {
                 "url": .string("/\(pattern)"),
                 "api": .string("/api/views/\(pattern)"),
                 "viewModel": .string(child.viewModel.name),
-                "parameters": .object([child.parameter: child.parameterSchema.jsonSchema()]),
+                "parameters": .object(child.hasParameter ? [child.parameter: child.parameterSchema.jsonSchema()] : [:]),
             ]
             if let titleMember = child.titleMember { entry["titleMember"] = .string(titleMember) }
             return [.object(entry)] + children(of: child.viewModel, under: pattern)

@@ -74,7 +74,15 @@ public actor ViewModelGraph {
             if let ifVersion, !ifVersion.contains(host.current.version) {
                 throw .versionMismatch(current: host.current.version)
             }
-            try host.viewModel.prepareWrite(patch)()
+            let apply = try host.viewModel.prepareWrite(patch)
+            // A view model bound to a shared model commits the write there first.
+            do {
+                try await host.viewModel.writeThrough(patch, conditional: ifVersion != nil)
+            } catch .versionMismatch {
+                await settle()
+                throw .versionMismatch(current: host.current.version)
+            }
+            apply()
             do {
                 try await commitChanges()
                 return host.current
@@ -182,6 +190,7 @@ public actor ViewModelGraph {
         flushPending.store(false, ordering: .sequentiallyConsistent)
         guard !isClosed else { return nil }
         var commit: Task<CommitOutcome, Never>?
+        dropGoneHosts()
         // A parent's new version may rebuild its children, whose hosts then change in turn.
         for _ in 0..<3 {
             var changed: [RenderedVersion] = []

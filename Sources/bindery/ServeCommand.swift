@@ -36,7 +36,14 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         logger.info("Store opened", metadata: ["store": "\(location)"])
-        let application = BinderyApplication(configuration: configuration, logger: logger, store: store)
+        let application: BinderyApplication
+        do {
+            let recipes = try await BinderyApplication.openRecipes(store: store)
+            application = BinderyApplication(configuration: configuration, logger: logger, store: store, recipes: recipes)
+        } catch {
+            FileHandle.standardError.write(Data("bindery: cannot load the recipes: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
         do {
             try application.start()
         } catch {

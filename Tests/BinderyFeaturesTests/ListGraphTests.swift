@@ -32,16 +32,19 @@ struct ListGraphTests {
     @Test func screensNameTheFourScreens() throws {
         let (upstream, _) = makeTestUpstream()
         let screens = FeatureScreens.all(upstream: upstream)
-        #expect(screens.map(\.name) == ["form", "list", "gallery", "courses"])
-        #expect(screens.map(\.title) == ["Login form", "Points of interest", "Photo gallery", "Courses"])
+        #expect(screens.map(\.name) == ["form", "list", "gallery", "courses", "recipes"])
+        #expect(screens.map(\.title) == ["Login form", "Points of interest", "Photo gallery", "Courses", "C-41 recipes"])
         #expect(screens[0].makeRoot() is FormViewModel)
         #expect(screens[1].makeRoot() is ListViewModel)
         #expect(screens[2].makeRoot() is GalleryViewModel)
         #expect(screens[3].makeRoot() is CoursesViewModel)
-        #expect(screens.map(\.schema.name) == ["Form", "List", "Gallery", "Courses"])
+        #expect(screens[4].makeRoot() is RecipesViewModel)
+        #expect(screens.map(\.schema.name) == ["Form", "List", "Gallery", "Courses", "Recipes"])
         #expect(screens[1].schema.children.map(\.pattern) == ["items/{id}"])
         #expect(screens[2].schema.children.map(\.pattern) == ["photos/{index}"])
         #expect(screens[3].schema.children.map(\.pattern) == ["{id}"])
+        #expect(screens[4].schema.children.map(\.pattern) == ["{id}"])
+        #expect(screens[4].schema.children[0].viewModel.children.map(\.pattern) == ["edit", "timer"])
     }
 
     @Test func patchingTheCityPushesNewFootersToWatchedCells() async throws {

@@ -43,7 +43,8 @@ struct OpenAPIViewRoute {
             let route = OpenAPIViewRoute(
                 pattern: "\(pattern)/\(child.pattern)", screen: screen, name: name + OpenAPI.capitalized(child.name),
                 title: child.title, schema: child.viewModel,
-                parameters: parameters + [Parameter(name: child.parameter, schema: child.parameterSchema, child: child)]
+                parameters: parameters
+                    + (child.hasParameter ? [Parameter(name: child.parameter, schema: child.parameterSchema, child: child)] : [])
             )
             return [route] + route.descendants
         }

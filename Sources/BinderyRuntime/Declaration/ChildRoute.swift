@@ -34,3 +34,21 @@ public struct ChildRoute<Model: AnyObject>: Sendable {
         self.prepare = prepare
     }
 }
+
+extension ChildRoute {
+    /// Declares a route to one fixed page right below the parent, `segment` with no parameter
+    /// (`recipes/{id}/edit`); `resolve` answers the page's view model.
+    public static func page(
+        _ name: String,
+        title: String,
+        titleMember: String? = nil,
+        segment: String,
+        child: ViewModelSchema,
+        resolve: @escaping @Sendable (Model) -> (any ViewModel)?
+    ) -> Self {
+        Self(
+            name, title: title, titleMember: titleMember, segment: segment, parameter: "",
+            parameterSchema: .enumeration([segment]), child: child, resolve: { model, _ in resolve(model) }
+        )
+    }
+}

@@ -48,18 +48,25 @@ public struct ViewModelSchema: Sendable {
         /// The literal path segment, `items`; empty for a route right below the parent
         /// (`courses/{id}`).
         public let segment: String
-        /// The parameter's name, `id`.
+        /// The parameter's name, `id`; empty for a fixed page (`edit`, see ``ChildRoute/page(_:title:titleMember:segment:child:resolve:)``).
         public let parameter: String
         /// The values the parameter takes.
         public let parameterSchema: Schema
         /// The child's own schema.
         public let viewModel: ViewModelSchema
 
-        /// `items/{id}`, or `{id}` without a segment.
-        public var pattern: String { segment.isEmpty ? "{\(parameter)}" : "\(segment)/{\(parameter)}" }
+        /// `items/{id}`, `{id}` without a segment, or `edit` without a parameter.
+        public var pattern: String {
+            guard hasParameter else { return segment }
+            return segment.isEmpty ? "{\(parameter)}" : "\(segment)/{\(parameter)}"
+        }
 
-        /// How many path components the route takes: 2 (`items/{id}`), or 1 without a segment.
-        public var length: Int { segment.isEmpty ? 1 : 2 }
+        /// Whether the route takes a parameter; a fixed page (`edit`) does not.
+        public var hasParameter: Bool { !parameter.isEmpty }
+
+        /// How many path components the route takes: 2 (`items/{id}`), or 1 without a segment
+        /// or without a parameter.
+        public var length: Int { segment.isEmpty || !hasParameter ? 1 : 2 }
 
         /// The first of `routes` addressing `path`: one whose literal segment is the first
         /// component wins over one without a segment.
