@@ -122,7 +122,7 @@ let package = Package(
         .testTarget(
             name: "BinderyIntegrationTests",
             dependencies: [
-                "BinderyBinding", "BinderyHTTP", "BinderyRuntime", "BinderyStore", "BinderyUpstream", "BinderyTestSupport",
+                "BinderyBinding", "BinderyFeatures", "BinderyHTTP", "BinderyRuntime", "BinderyStore", "BinderyUpstream", "BinderyTestSupport",
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: strictSettings

@@ -1,4 +1,5 @@
 import BinderyBinding
+import BinderyFeatures
 import BinderyHTTP
 import BinderyStore
 import BinderyUpstream
@@ -17,6 +18,7 @@ struct TestServer {
         maxBodyBytes: Int = 64 * 1024,
         clock: any Clock<Duration> = ContinuousClock(),
         store: any SessionStateStore = MemoryStore(),
+        recipes: RecipeBook? = nil,
         screens: BinderyApplication.ScreenFactory? = nil
     ) throws -> TestServer {
         var logger = Logger(label: "bindery-test")
@@ -28,9 +30,9 @@ struct TestServer {
             streams: streams,
             upstream: upstream
         )
-        let application = screens.map {
-            BinderyApplication(configuration: configuration, logger: logger, store: store, clock: clock, screens: $0)
-        } ?? BinderyApplication(configuration: configuration, logger: logger, store: store, clock: clock)
+        let application = BinderyApplication(
+            configuration: configuration, logger: logger, store: store, clock: clock, recipes: recipes, screens: screens
+        )
         let port = try application.start()
         return TestServer(application: application, port: port)
     }
@@ -55,11 +57,13 @@ struct TestServer {
         streams: StreamLimits = StreamLimits(),
         clock: any Clock<Duration> = ContinuousClock(),
         store: any SessionStateStore = MemoryStore(),
+        recipes: RecipeBook? = nil,
         screens: BinderyApplication.ScreenFactory? = nil,
         _ body: (TestServer) async throws -> T
     ) async throws -> T {
         let server = try start(
-            upstream: upstream, sessions: sessions, streams: streams, clock: clock, store: store, screens: screens
+            upstream: upstream, sessions: sessions, streams: streams, clock: clock, store: store, recipes: recipes,
+            screens: screens
         )
         do {
             let result = try await body(server)
