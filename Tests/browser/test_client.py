@@ -500,3 +500,115 @@ def test_form_survives_a_server_restart(driver, restartable_server, screenshot):
     wait(driver, lambda: css(driver, "#form-output").text == "手机号:18612345678, 密码:passw0rd")
     assert css(driver, "#phone").get_attribute("value") == "18612345678"
     assert css(driver, "#password").get_attribute("value") == "passw0rd"
+
+
+# ---------------------------------------------------------------------------------- recipes
+
+def api_session(base_url):
+    """A session of its own for the HTTP API (another user, not the browser's cookie)."""
+    req = urllib.request.Request(f"{base_url}/api/sessions", data=b"", method="POST")
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        token = json.loads(resp.read())["token"]
+
+    def call(method, path, body=None, wait_seconds=None):
+        headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+        if wait_seconds:
+            headers["Prefer"] = f"wait={wait_seconds}"
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(f"{base_url}{path}", data=data, method=method, headers=headers)
+        with urllib.request.urlopen(req, timeout=15) as resp:
+            return json.loads(resp.read() or b"null")
+    return call
+
+
+def new_recipe(call, name, steps):
+    """Adds a recipe with `steps` [(name, seconds)] through the API; answers its id."""
+    added = call("POST", "/api/views/recipes/commands/add", {"name": name}, wait_seconds=10)
+    recipe_id = added["navigate"].split("/")[2]
+    for step, seconds in steps:
+        call("POST", f"/api/views/recipes/{recipe_id}/edit/commands/addStep",
+             {"name": step, "durationSeconds": seconds}, wait_seconds=10)
+    return recipe_id
+
+
+def recipe_names(driver):
+    return [e.text for e in all_css(driver, "#recipe-list .recipe-name")]
+
+
+def test_recipes_list_add_edit_and_detail(driver, base_url, screenshot):
+    open_screen(driver, base_url, "/recipes")
+    wait(driver, lambda: "C-41 colour negative" in recipe_names(driver))
+    screenshot("recipes")
+    css(driver, "#new-recipe-name").send_keys("Browser E-6")
+    css(driver, "#add-recipe-button").click()
+    wait(driver, lambda: re.fullmatch(r"/recipes/r[0-9a-f]{8}/edit", path_of(driver)) is not None,
+         message="add did not open the new recipe's editor")
+    wait(driver, lambda: driver.execute_script("return document.documentElement.dataset.stream") == "open")
+    wait(driver, lambda: css(driver, "#edit-name").get_attribute("value") == "Browser E-6")
+    css(driver, "#edit-blurb").send_keys("Six baths")
+    css(driver, "#step-name").send_keys("First developer")
+    css(driver, "#step-seconds").send_keys("390")
+    css(driver, "#step-temp").send_keys("38")
+    css(driver, "#add-step-button").click()
+    wait(driver, lambda: [e.text for e in all_css(driver, "#edit-steps .step-name")] == ["First developer"])
+    screenshot("recipe-edit")
+    recipe_id = path_of(driver).split("/")[2]
+    css(driver, "#edit-back").click()
+    wait(driver, lambda: path_of(driver) == f"/recipes/{recipe_id}")
+    wait(driver, lambda: css(driver, "#recipe-blurb").text == "Six baths")
+    assert css(driver, "#start-timer").is_enabled()
+    screenshot("recipe")
+
+
+def test_a_recipe_edit_shows_in_another_tab_and_another_session(driver, base_url):
+    call = api_session(base_url)
+    recipe_id = new_recipe(call, "Two tabs", [("Developer", 60)])
+    open_screen(driver, base_url, f"/recipes/{recipe_id}")
+    first = driver.current_window_handle
+    wait(driver, lambda: css(driver, "#recipe-name").text == "Two tabs")
+    driver.switch_to.new_window("tab")
+    try:
+        open_screen(driver, base_url, f"/recipes/{recipe_id}/edit")
+        name = css(driver, "#edit-name")
+        wait(driver, lambda: name.get_attribute("value") == "Two tabs")
+        name.send_keys(" (edited)")
+        driver.switch_to.window(first)
+        wait(driver, lambda: css(driver, "#recipe-name").text == "Two tabs (edited)",
+             message="the edit in the other tab did not show")
+        # Another session (another user) edits through the API: pushed here too.
+        call("PATCH", f"/api/views/recipes/{recipe_id}/edit", {"blurb": "from elsewhere"})
+        wait(driver, lambda: css(driver, "#recipe-blurb").text == "from elsewhere")
+    finally:
+        second = next(h for h in driver.window_handles if h != first)
+        driver.switch_to.window(second)
+        driver.close()
+        driver.switch_to.window(first)
+
+
+def test_the_timer_counts_down_live(driver, base_url, screenshot):
+    call = api_session(base_url)
+    recipe_id = new_recipe(call, "Quick timer", [("Developer", 2), ("Fixer", 2)])
+    open_screen(driver, base_url, f"/recipes/{recipe_id}")
+    wait(driver, lambda: css(driver, "#start-timer").is_enabled())
+    css(driver, "#start-timer").click()
+    wait(driver, lambda: path_of(driver) == f"/recipes/{recipe_id}/timer")
+    wait(driver, lambda: css(driver, "#timer-clock").text == "0:02")
+    assert css(driver, "#timer-step").text == "Developer"
+    assert css(driver, "#timer-next").text == "Fixer"
+    css(driver, "#timer-start").click()
+    wait(driver, lambda: css(driver, "#timer-clock").text == "0:01", timeout=5, message="the timer did not count")
+    wait(driver, lambda: css(driver, "#timer-step").text == "Fixer", timeout=5, message="the timer did not advance")
+    assert css(driver, "#timer-next").text == ""
+    screenshot("recipe-timer")
+    wait(driver, lambda: css(driver, "#timer-clock").text == "0:00", timeout=5)
+    wait(driver, lambda: css(driver, "#timer-reset").is_enabled() and not css(driver, "#timer-start").is_enabled())
+
+
+def test_a_deleted_recipes_open_page_shows_not_found(driver, base_url):
+    call = api_session(base_url)
+    recipe_id = new_recipe(call, "Doomed", [])
+    open_screen(driver, base_url, f"/recipes/{recipe_id}")
+    wait(driver, lambda: css(driver, "#recipe-name").text == "Doomed")
+    assert not css(driver, "#start-timer").is_enabled()
+    call("POST", "/api/views/recipes/commands/delete", {"id": recipe_id}, wait_seconds=10)
+    wait(driver, lambda: css(driver, "main h1").text == "Not found", message="the deleted recipe's page stayed")

@@ -6,5 +6,9 @@
 import * as home from './home.js';
 import { loadsWhenEmpty } from './loads.js';
 import * as photo from './photo.js';
+import * as recipes from './recipes.js';
 
-export const SCREENS = { home, list: loadsWhenEmpty('items'), courses: loadsWhenEmpty('courses'), photo };
+export const SCREENS = {
+  home, list: loadsWhenEmpty('items'), courses: loadsWhenEmpty('courses'), photo,
+  recipes: recipes.list, recipe: recipes.detail, recipeEdit: recipes.edit, recipeTimer: recipes.timer,
+};

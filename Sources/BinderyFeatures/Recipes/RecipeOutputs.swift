@@ -15,7 +15,9 @@ enum RecipeOutputs {
             },
         ]
         return (inputs ? [] : fields) + [
-            OutputDeclaration("steps", schema: .array(Step.schema)) { .array(($0[keyPath: recipe]?.steps ?? []).map(\.json)) },
+            OutputDeclaration("steps", schema: .array(Step.schema)) {
+                .array(($0[keyPath: recipe]?.steps ?? []).enumerated().map { $1.json(index: $0) })
+            },
             .integer("recipeVersion") { $0[keyPath: recipe]?.version ?? 0 },
         ]
     }

@@ -39,10 +39,10 @@ public enum RecipeRules {
 }
 
 extension Step {
-    /// The step as outputs show it.
-    var json: JSONValue {
+    /// The step as outputs show it, with its position (`index`, what the step commands take).
+    func json(index: Int) -> JSONValue {
         [
-            "name": .string(name), "durationSeconds": .int(durationSeconds),
+            "index": .int(index), "name": .string(name), "durationSeconds": .int(durationSeconds),
             "temperatureCelsius": temperatureCelsius.map(JSONValue.double) ?? .null, "agitation": .string(agitation),
         ]
     }
@@ -51,7 +51,8 @@ extension Step {
     static let schema = Schema.named(
         "RecipeStep",
         .object([
-            "name": .text, "durationSeconds": .int, "temperatureCelsius": .nullable(.number), "agitation": .text,
+            "index": .int, "name": .text, "durationSeconds": .int, "temperatureCelsius": .nullable(.number),
+            "agitation": .text,
         ])
     )
 
