@@ -1,4 +1,5 @@
 import BinderyFeatures
+import BinderyRuntime
 import Testing
 
 /// Seed 003's derived values: `canStartTimer` (`RACObserve(self.model, steps)` mapped to "has
@@ -43,5 +44,18 @@ struct RecipeRulesTests {
         #expect(RecipeRules.nameProblem("") != nil)
         #expect(RecipeRules.nameProblem("  ") != nil)
         #expect(RecipeRules.nameProblem("E-6") == nil)
+    }
+}
+
+/// `maxLength` counts code points as JSON Schema does, so a name of combining marks that looks
+/// short is still refused when the document says it is too long.
+@Suite("Recipe name length")
+struct RecipeNameLengthTests {
+    @Test func maxLengthCountsCodePointsNotGraphemes() {
+        let schema = BinderyRuntime.Schema.string(maxLength: RecipeRules.maxNameLength)
+        let zalgo = String(repeating: "o\u{0336}\u{0319}", count: 50)  // 50 graphemes, 150 code points
+        #expect(zalgo.count == 50)
+        #expect(schema.violation(by: .string(zalgo)) != nil)
+        #expect(schema.violation(by: .string(String(repeating: "é", count: 120))) == nil)
     }
 }

@@ -151,6 +151,11 @@ class Crawl:
         assert courses, "courses load produced no courses"
         self.course_id = courses[0]["id"]
         assert self.command("courses", "select", {"id": self.course_id}).status_code == 200
+        # A recipe's detail, timer and editor (the first-start recipe c41).
+        self.recipe_id = "c41"
+        assert self.command("recipes", "select", {"id": self.recipe_id}).status_code == 200
+        assert self.command(f"recipes/{self.recipe_id}", "startTimer").status_code == 200
+        self.pages.add(f"/recipes/{self.recipe_id}/edit")
         # Breadth-first over paths named by outputs (`items[].path`) and by navigation targets.
         queue = list(self.screens)
         while queue:
@@ -230,7 +235,7 @@ def refused_values(doc: dict, schema: dict) -> list:
 
 def concrete(template: str, crawl: "Crawl") -> str:
     """A documented template with real values from the crawl for its parameters."""
-    item = crawl.course_id if "/courses/" in template else crawl.item_id
+    item = crawl.course_id if "/courses/" in template else crawl.recipe_id if "/recipes/" in template else crawl.item_id
     values = {"id": item, "index": "1", "file": "index.html", "name": crawl.image_name}
     return re.sub(r"\{([^}]+)\}", lambda m: values[m.group(1)], template)
 

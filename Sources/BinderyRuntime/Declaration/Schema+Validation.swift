@@ -14,7 +14,8 @@ extension Schema {
             return inner.violation(by: value)
         case (.string(let maxLength, let pattern, let oneOf), .string(let text)):
             if let oneOf, !oneOf.contains(text) { return "must be one of \(oneOf.joined(separator: ", "))" }
-            if let maxLength, text.count > maxLength { return "longer than \(maxLength) characters" }
+            // JSON Schema counts code points, not grapheme clusters (2020-12 validation §6.3.1).
+            if let maxLength, text.unicodeScalars.count > maxLength { return "longer than \(maxLength) characters" }
             if let pattern, !Self.matches(text, pattern: pattern) { return "does not match \(pattern)" }
             return nil
         case (.integer(let minimum, let maximum), _):
