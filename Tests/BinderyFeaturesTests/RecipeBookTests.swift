@@ -103,3 +103,47 @@ struct RecipeBookTests {
         await #expect(throws: RecipeError.notFound(id: "d76")) { try await book.delete(id: "d76") }
     }
 }
+
+/// Two nodes starting together on one empty store both try the first start: neither fails.
+@Suite("Recipe book first start")
+struct RecipeBookFirstStartTests {
+    @Test func aFirstStartRaceIsNotAFailure() async throws {
+        // This node found the store empty, but another node stored c41 before this one could.
+        let repository = LateRepository(MemoryRecipeRepository([FirstStartRecipes.c41]))
+        let book = try await RecipeBook.open(repository: repository)
+        #expect(book.recipes.map(\.id) == ["c41", "d76"])
+        #expect(try await repository.loadAll().map(\.version) == [1, 1])
+    }
+
+    @Test func aRecipeStoredByAnotherNodeDuringFirstStartIsKept() async throws {
+        let repository = MemoryRecipeRepository([FirstStartRecipes.c41])
+        // The store already holds c41 (another node got there first), so this is not a first start.
+        let book = try await RecipeBook.open(repository: repository)
+        #expect(book.recipes.map(\.id) == ["c41"])
+    }
+}
+
+/// A repository whose first `loadAll` answers nothing: what a node sees when another node stores
+/// the first-start recipes right after it looked.
+final class LateRepository: RecipeRepository {
+    private let inner: MemoryRecipeRepository
+    private let looked = Mutex(false)
+
+    init(_ inner: MemoryRecipeRepository) { self.inner = inner }
+
+    func loadAll() async throws(RecipeStoreError) -> [StoredRecipe] {
+        if !looked.withLock({ $0 }) {
+            looked.withLock { $0 = true }
+            return []
+        }
+        return try await inner.loadAll()
+    }
+
+    func save(_ recipe: Recipe, expectedVersion: Int?) async throws(RecipeStoreError) {
+        try await inner.save(recipe, expectedVersion: expectedVersion)
+    }
+
+    func delete(id: String, version: Int, expectedVersion: Int) async throws(RecipeStoreError) {
+        try await inner.delete(id: id, version: version, expectedVersion: expectedVersion)
+    }
+}

@@ -47,7 +47,11 @@ public final class RecipeBook: Observable, Sendable {
             for recipe in firstStart {
                 var first = recipe
                 first.version = 1
-                try await repository.save(first, expectedVersion: nil)
+                do throws(RecipeStoreError) {
+                    try await repository.save(first, expectedVersion: nil)
+                } catch .conflict {
+                    // Another node starting at the same time stored it first.
+                }
             }
             stored = try await repository.loadAll()
         }
