@@ -91,9 +91,11 @@ public final class BinderyApplication: Sendable {
         let storeReachable = storeReachable
         let metrics = metrics
         let follower = (store as? any ChangeFeed).map { ChangeFollower(feed: $0, sessions: sessions, metrics: metrics) }
+        let recipeFollower = (store as? any ChangeFeed).map { [recipes] in RecipeFollower(feed: $0, book: recipes) }
         background.withLock { tasks in
             tasks.append(Task { await streams.runHeartbeats(clock: clock) })
             if let follower { tasks.append(Task { await follower.run() }) }
+            if let recipeFollower { tasks.append(Task { await recipeFollower.run() }) }
             tasks.append(Task {
                 while !Task.isCancelled {
                     let reachable = await probe.isReachable()

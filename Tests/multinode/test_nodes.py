@@ -109,3 +109,23 @@ def test_the_same_if_match_on_two_nodes_at_once_gives_one_200_and_one_412(pg_clu
         assert stored["version"] == version + 1 and stored["inputs"] == winner["inputs"], (
             f"round {round_}: node 3 should read the acknowledged write {winner['inputs']}, read {stored}")
         version += 1
+
+
+def test_a_recipe_edited_through_one_node_is_pushed_to_a_session_on_another(pg_cluster):
+    """The shared recipes (issue 12) follow other nodes' commits: each node's book reloads a recipe
+    when the store announces a newer version of it, and its sessions' view models follow."""
+    one, two, _ = pg_cluster.nodes
+    watching, editing = new_session(one.base), new_session(two.base)
+    watcher = Watcher(one.base, watching, path="recipes/c41/edit", name="recipe-node1")
+    watcher.start()
+    try:
+        assert watcher.wait_open(PUSH_WAIT), f"no first event from node 1 within {PUSH_WAIT} s: {watcher.errors}"
+        name = f"C-41 from node 2 ({time.monotonic():.3f})"
+        expect(call(two.base, "PATCH", "/api/views/recipes/c41/edit", editing, {"name": name}), 200, "PATCH on node 2")
+        assert watcher.wait_for(lambda w: any(e.inputs.get("name") == name for e in w.events), PUSH_WAIT), (
+            f"the editor watched on node 1 did not show the name written on node 2 within {PUSH_WAIT} s: "
+            f"{[e.inputs for e in watcher.events]}")
+        detail = expect(call(one.base, "GET", "/api/views/recipes/c41", watching), 200, "GET on node 1")
+        assert detail.json()["outputs"]["name"] == name
+    finally:
+        watcher.stop()

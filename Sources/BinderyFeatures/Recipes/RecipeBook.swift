@@ -138,6 +138,16 @@ public final class RecipeBook: Observable, Sendable {
         }
     }
 
+    /// Reloads the recipe `id` when the store holds a newer version than the book (another node
+    /// committed `version`); sessions bound to it follow.
+    public func refresh(id: String, toVersion version: Int) async {
+        guard contents.withLock({ $0.versions[id] ?? 0 }) < version else { return }
+        await queue.run { [self] in
+            guard let stored = try? await repository.loadAll() else { return }
+            apply(stored.filter { $0.id == id })
+        }
+    }
+
     // MARK: Internals
 
     /// In the commit queue: plans the new value from the current one (nil deletes), commits it
