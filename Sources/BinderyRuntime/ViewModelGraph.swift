@@ -242,6 +242,9 @@ public actor ViewModelGraph {
         let host = ViewModelHost(path: path, viewModel: model, firstVersion: 1, signal: signal)
         hosts[path] = host
         if let record = restored.removeValue(forKey: path) {
+            // A child's own persisted state (a recipe timer's step); a root's was put back when
+            // the root was made.
+            if path.contains("/") { model.restorePersistedState(record.state) }
             continueRestored(host, from: record)
         } else {
             // What a failed first commit rolls back to.

@@ -256,4 +256,46 @@ struct RecipesHTTPTests {
             #expect(last.output("nextStepString") == "")
         }
     }
+
+    @Test func aTimerKeepsItsStepAndSecondsAcrossARestart() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bindery-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("bindery.sqlite").path
+        let clock = TestClock()
+        let first = try SQLiteStore(path: path)
+        let token = try await TestServer.with(clock: clock, store: first, recipes: try await BinderyApplication.openRecipes(store: first)) {
+            server in
+            let client = try await server.newSession()
+            let next = try await client.request("POST", "/api/views/recipes/c41/timer/commands/next")
+            #expect(next.output("currentStepName") == "Blix")
+            let started = try await client.request("POST", "/api/views/recipes/c41/timer/commands/start")
+            #expect(started.status == 202)
+            let stream = try await client.events("/api/views/recipes/c41/timer/events")
+            defer { stream.close() }
+            let ticker = Task {
+                while !Task.isCancelled {
+                    await clock.advance(by: .milliseconds(250))
+                    try? await Task.sleep(for: .milliseconds(10))
+                }
+            }
+            defer { ticker.cancel() }
+            _ = try await stream.next(where: { $0.output("remainingSeconds") == 388 })
+            return client.token
+        }
+        let second = try SQLiteStore(path: path)
+        try await TestServer.with(store: second, recipes: try await BinderyApplication.openRecipes(store: second)) { server in
+            let client = HTTPTestClient(port: server.port, token: token)
+            let timer = try await client.request("GET", "/api/views/recipes/c41/timer")
+            #expect(timer.status == 200)
+            #expect(timer.output("currentStepIndex") == 1)
+            #expect(timer.output("running") == false)
+            // The countdown was cut by the stop: it comes back paused where it was, never earlier.
+            let left = timer.output("remainingSeconds")?.intValue ?? 0
+            #expect((380...388).contains(left), "\(left)")
+            let start = timer.json["commands"]?.objectValue?["start"]?.objectValue
+            #expect(start?["enabled"] == true)
+            #expect(start?["error"]?.objectValue?["message"]?.stringValue?.hasPrefix("Interrupted") == true)
+        }
+    }
 }
