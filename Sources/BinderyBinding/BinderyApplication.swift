@@ -59,7 +59,10 @@ public final class BinderyApplication: Sendable {
             metrics.upstream(endpoint: call.endpoint.rawValue, duration: call.duration, failed: call.error != nil)
         }
         let screens = makeScreens(upstream) { [logger] message in logger.warning("\(message)") }
-        let sessions = SessionStore(limits: configuration.sessions, screens: screens, store: store, metrics: metrics)
+        let sessions = SessionStore(
+            limits: configuration.sessions, screens: screens, store: store,
+            commandLease: configuration.commandLease.timeInterval, metrics: metrics
+        )
         let streams = EventStreams(limits: configuration.streams)
         self.upstream = upstream
         self.metrics = metrics
@@ -92,10 +95,14 @@ public final class BinderyApplication: Sendable {
         let metrics = metrics
         let follower = (store as? any ChangeFeed).map { ChangeFollower(feed: $0, sessions: sessions, metrics: metrics) }
         let recipeFollower = (store as? any ChangeFeed).map { [recipes] in RecipeFollower(feed: $0, book: recipes) }
+        let keeper = (store as? any ChangeFeed).map {
+            CommandLeaseKeeper(feed: $0, sessions: sessions, lease: configuration.commandLease, clock: clock)
+        }
         background.withLock { tasks in
             tasks.append(Task { await streams.runHeartbeats(clock: clock) })
             if let follower { tasks.append(Task { await follower.run() }) }
             if let recipeFollower { tasks.append(Task { await recipeFollower.run() }) }
+            if let keeper { tasks.append(Task { await keeper.run() }) }
             tasks.append(Task {
                 while !Task.isCancelled {
                     let reachable = await probe.isReachable()

@@ -19,6 +19,9 @@ public struct BinderyConfiguration: Sendable {
     public var longPollWait: Duration
     /// How often idle sessions are swept away.
     public var sweepInterval: Duration
+    /// On a shared store (several nodes), how long a deferred command stays shown as running
+    /// after its node last renewed its lease on it; the node renews it every third of this.
+    public var commandLease: Duration
 
     /// Creates a configuration; every argument has the local-mode default.
     public init(
@@ -29,7 +32,8 @@ public struct BinderyConfiguration: Sendable {
         upstream: UpstreamSettings = .seedDefaults,
         upstreamControl: Bool = true,
         longPollWait: Duration = .seconds(30),
-        sweepInterval: Duration = .seconds(60)
+        sweepInterval: Duration = .seconds(60),
+        commandLease: Duration = .seconds(15)
     ) {
         self.server = server
         self.publicDirectory = publicDirectory
@@ -39,5 +43,6 @@ public struct BinderyConfiguration: Sendable {
         self.upstreamControl = upstreamControl
         self.longPollWait = longPollWait
         self.sweepInterval = sweepInterval
+        self.commandLease = commandLease
     }
 }

@@ -18,6 +18,7 @@ public final class SessionStore: Sendable {
     private let now: @Sendable () -> ContinuousClock.Instant
     private let wallClock: @Sendable () -> Date
     private let metrics: BinderyMetrics?
+    private let commandLease: TimeInterval
 
     /// Creates a store whose sessions' graphs serve `screens` and commit to `store`.
     ///
@@ -29,8 +30,10 @@ public final class SessionStore: Sendable {
         store: any SessionStateStore = MemoryStore(),
         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
         wallClock: @escaping @Sendable () -> Date = { Date() },
+        commandLease: TimeInterval = 15,
         metrics: BinderyMetrics? = nil
     ) {
+        self.commandLease = commandLease
         self.metrics = metrics
         self.limits = limits
         self.screens = screens
@@ -143,13 +146,17 @@ public final class SessionStore: Sendable {
         guard let stored = try await store.session(hash) else { return nil }
         guard wallClock().timeIntervalSince(stored.lastUsedAt) <= limits.idleTimeout.timeInterval else { return nil }
         if let live = session(for: token[...]) { return live }
-        let restored = StorePersistence.restored(from: try await store.viewModels(of: hash), store: store, now: wallClock())
+        let restored = StorePersistence.restored(
+            from: try await store.viewModels(of: hash), store: store, now: wallClock(), lease: commandLease
+        )
         let session = makeSession(token: token, hash: hash, restored: restored)
         return insert(session)
     }
 
     private func makeSession(token: String, hash: SessionTokenHash, restored: [String: RestoredViewModel]) -> Session {
-        let persistence = StorePersistence(store: store, session: hash, now: wallClock, metrics: metrics)
+        let persistence = StorePersistence(
+            store: store, session: hash, now: wallClock, commandLease: commandLease, metrics: metrics
+        )
         return Session(
             token: token, tokenHash: hash, logID: SessionToken.makeLogID(),
             graph: ViewModelGraph(screens: screens, persistence: persistence, restored: restored), now: now()

@@ -8,6 +8,8 @@ struct StorePersistence: ViewModelPersistence {
     let store: any SessionStateStore
     let session: SessionTokenHash
     let now: @Sendable () -> Date
+    /// How long a command recorded as running on a shared store outlives its last lease renewal.
+    let commandLease: TimeInterval
     let metrics: BinderyMetrics?
 
     func commit(_ versions: [CommittedVersion]) async throws {
@@ -44,7 +46,7 @@ struct StorePersistence: ViewModelPersistence {
         } else {
             try await store.viewModels(of: session).filter { $0.key.path == path }
         }
-        return Self.restored(from: records, store: store, now: now())[path]
+        return Self.restored(from: records, store: store, now: now(), lease: commandLease)[path]
     }
 
     func versions(of path: String, after version: Int) async throws -> [EncodedSnapshot]? {
@@ -56,29 +58,33 @@ struct StorePersistence: ViewModelPersistence {
         }
     }
 
-    /// How long a deferred command recorded as running on a shared store (several nodes) is
-    /// taken to be alive on the node that started it; after that it is shown interrupted.
-    static let commandLease: TimeInterval = 60
-
     /// What the store holds of the session's view models, as the runtime restores them.
     ///
     /// A command recorded as running: on an embedded store (one process) it belonged to a process
     /// that is gone, so it comes back interrupted. On a shared store (a ``ChangeFeed``, several
-    /// nodes) another node may still be running it: it is interrupted only once its lease
-    /// (``commandLease`` from its start) has lapsed; until then its end arrives as a change.
-    static func restored(from records: [ViewModelRecord], store: any SessionStateStore, now: Date) -> [String: RestoredViewModel] {
+    /// nodes) another node may still be running it: it shows as running there until its lease
+    /// lapses (`lease` seconds after that node last renewed it), then as interrupted.
+    static func restored(
+        from records: [ViewModelRecord], store: any SessionStateStore, now: Date, lease: TimeInterval
+    ) -> [String: RestoredViewModel] {
         let shared = store is any ChangeFeed
         var restored: [String: RestoredViewModel] = [:]
         for record in records {
-            let interrupted: String? = switch record.command {
-            case .interrupted(let command)?: command.name
-            case .running(let command)? where !shared || now.timeIntervalSince(command.startedAt) > commandLease:
-                command.name
-            case .running?, nil: nil
+            var interrupted: String?
+            var running: String?
+            switch record.command {
+            case .interrupted(let command)?:
+                interrupted = command.name
+            case .running(let command)? where !shared || now.timeIntervalSince(command.renewedAt) > lease:
+                interrupted = command.name
+            case .running(let command)?:
+                running = command.name
+            case nil:
+                break
             }
             restored[record.key.path] = RestoredViewModel(
                 version: record.version, state: (try? StoredJSON.decode(record.state)) ?? .null,
-                interruptedCommand: interrupted
+                interruptedCommand: interrupted, runningCommand: running
             )
         }
         return restored

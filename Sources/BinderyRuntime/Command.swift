@@ -40,6 +40,9 @@ public final class Command {
     public private(set) var lastError: ExecutionFailure?
     /// Executions started and not yet ended, queued ones included.
     public private(set) var executionCount = 0
+    /// Whether the store says another node is running this (deferred) command, under a lease
+    /// that has not lapsed: it shows as executing here, and a serial policy refuses a second one.
+    public private(set) var isRunningElsewhere = false
 
     @ObservationIgnored private var executions: [Int: Task<Outcome, Never>] = [:]
     @ObservationIgnored private var cancelled: Set<Int> = []
@@ -54,8 +57,11 @@ public final class Command {
         self.policy = policy
     }
 
-    /// Whether an execution is running or waiting.
-    public var isExecuting: Bool { executionCount > 0 }
+    /// Whether an execution is running or waiting, here or on another node.
+    public var isExecuting: Bool { executionCount > 0 || isRunningElsewhere }
+
+    /// Whether an execution started on this node is running or waiting.
+    public var isExecutingHere: Bool { executionCount > 0 }
 
     /// Whether an execution may start now, given the view model's own condition.
     public func isEnabled(condition: Bool) -> Bool {
@@ -107,9 +113,20 @@ public final class Command {
         }
     }
 
-    /// Records that an execution was interrupted by the process stopping (after a restart).
+    /// Records that an execution was interrupted by the process stopping (after a restart), or by
+    /// the node running it going away (its lease lapsed).
     public func markInterrupted() {
+        isRunningElsewhere = false
         lastError = .interrupted
+    }
+
+    /// Records whether another node runs this command now, as the store says (see
+    /// ``isRunningElsewhere``). Ignored while an execution of this node runs: that one is ours.
+    public func markRunningElsewhere(_ running: Bool) {
+        let elsewhere = running && !isExecutingHere
+        guard elsewhere != isRunningElsewhere else { return }
+        if elsewhere { lastError = nil }
+        isRunningElsewhere = elsewhere
     }
 
     /// Cancels every running and queued execution and returns their tasks, which end once the

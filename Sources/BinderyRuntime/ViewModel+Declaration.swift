@@ -126,8 +126,27 @@ extension ViewModel {
         Self.declaration.restore(state, into: self)
     }
 
-    /// The name of a deferred command that is executing, if any.
+    /// The name of a deferred command that is executing, if any (on this node or, as the store
+    /// says, on another).
     public var runningDeferredCommand: String? {
         Self.declaration.commands.first { $0.isDeferred && state(of: $0).isExecuting }?.name
+    }
+
+    /// The name of a deferred command that this node is executing, if any: its lease is renewed.
+    public var deferredCommandRunningHere: String? {
+        Self.declaration.commands.first { $0.isDeferred && state(of: $0).isExecutingHere }?.name
+    }
+
+    /// The name of a deferred command the store says another node is executing, if any.
+    public var deferredCommandRunningElsewhere: String? {
+        Self.declaration.commands.first { $0.isDeferred && state(of: $0).isRunningElsewhere }?.name
+    }
+
+    /// Shows the deferred command the store records as running (`running`, started by another
+    /// node) as executing, and every other one as not, unless this node runs it.
+    public func showStoredCommand(running: String?) {
+        for command in Self.declaration.commands where command.isDeferred {
+            state(of: command).markRunningElsewhere(command.name == running)
+        }
     }
 }

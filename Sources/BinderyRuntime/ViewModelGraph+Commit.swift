@@ -16,6 +16,8 @@ extension ViewModelGraph {
     final class CommitBatch {
         var versions: [CommittedVersion] = []
         var rendered: [RenderedVersion] = []
+        /// The view models whose versions here end a deferred command started on this node.
+        var commandEnds: Set<ObjectIdentifier> = []
         var task: Task<CommitOutcome, Never>?
     }
 
@@ -51,22 +53,32 @@ extension ViewModelGraph {
     ///
     /// Watchers first get the versions in between from the store's log, so none misses one.
     func reload(_ host: ViewModelHost) async {
-        guard let persistence, let record = try? await persistence.latest(of: host.path) else { return }
-        guard record.version > (host.storedVersion ?? 0) else { return }
         let from = host.current.version
+        var newest: RestoredViewModel?
         var missed: [EncodedSnapshot] = []
-        if !host.watchers.isEmpty, let logged = try? await persistence.versions(of: host.path, after: from) {
-            missed = logged
+        if let persistence, let record = try? await persistence.latest(of: host.path),
+            record.version > (host.storedVersion ?? 0)
+        {
+            newest = record
+            if !host.watchers.isEmpty, let logged = try? await persistence.versions(of: host.path, after: from) {
+                missed = logged
+            }
         }
+        // Renders of a view model whose commit was refused wait for this (see `reloading`).
+        reloading.remove(ObjectIdentifier(host))
         // Another reload may have got here first while this one waited.
-        guard record.version > (host.storedVersion ?? 0) else { return }
+        guard let record = newest, record.version > (host.storedVersion ?? 0) else { return }
         for snapshot in missed where snapshot.version > host.current.version && snapshot.version < record.version {
             host.watchers.values.forEach { $0.send(snapshot) }
         }
         host.viewModel.restorePersistedState(record.state)
+        host.viewModel.showStoredCommand(running: record.runningCommand)
         host.continueFrom(storedVersion: record.version)
         host.committedState = record.state
+        host.committedCommand = record.runningCommand
+        host.queuedCommand = record.runningCommand
         flush()
+        if let name = record.interruptedCommand { interrupt(name, of: host) }
     }
 
     /// Hands rendered versions to the persistence; publishes them at once without one.
@@ -76,22 +88,26 @@ extension ViewModelGraph {
             rendered.forEach(publish)
             return nil
         }
+        // A restored or reloaded view model's render shows the version the store already holds.
+        let held = rendered.filter { $0.snapshot.version == $0.host.storedVersion }
+        held.forEach(publish)
+        let new = rendered.filter { $0.snapshot.version != $0.host.storedVersion }
+        // No batch for nothing: an empty one would chain on (and report) the previous outcome.
+        guard !new.isEmpty else { return nil }
         let batch = openBatch ?? startBatch(persistence)
-        for version in rendered {
+        for version in new {
             let host = version.host
-            // A restored or reloaded view model's render shows the version the store already holds.
-            if version.snapshot.version == host.storedVersion {
-                publish(version)
-                continue
-            }
+            let running = host.viewModel.runningDeferredCommand
             batch.versions.append(CommittedVersion(
                 path: host.path, expected: host.queuedVersion, snapshot: version.snapshot,
-                state: host.viewModel.persistedState, runningCommand: host.viewModel.runningDeferredCommand
+                state: host.viewModel.persistedState, runningCommand: running
             ))
             batch.rendered.append(version)
+            if host.queuedCommand != nil, running == nil { batch.commandEnds.insert(ObjectIdentifier(host)) }
             host.queuedVersion = version.snapshot.version
+            host.queuedCommand = running
         }
-        return batch.versions.isEmpty ? nil : batch.task
+        return batch.task
     }
 
     /// Opens the batch that collects versions rendered while the previous one commits; it
@@ -115,19 +131,31 @@ extension ViewModelGraph {
                 }
                 try await persistence.commit(batch.versions)
             } catch {
+                // What a command's end changed, to apply again on top of the other node's version.
+                let ends = error is VersionConflict ? CommandEnd.collect(from: batch) : []
+                let refused = Set(batch.rendered.map { ObjectIdentifier($0.host) })
+                // Another node committed first: nothing renders these view models until their
+                // newest versions are loaded, or a render of the rolled-back state would be
+                // refused again. Requests meanwhile wait for this task (still `commitChain`).
+                if error is VersionConflict { reloading.formUnion(refused) }
                 self.rollBack(batch.rendered)
-                // Later renders start from the committed state again, not from this failure.
-                if commitCount == number { commitChain = nil }
-                guard error is VersionConflict else { return .failed }
-                // Another node committed first: show its versions here.
-                var reloaded = Set<ObjectIdentifier>()
-                for version in batch.rendered where reloaded.insert(ObjectIdentifier(version.host)).inserted {
-                    await self.reload(version.host)
+                guard error is VersionConflict else {
+                    // Later renders start from the committed state again, not from this failure.
+                    if commitCount == number { commitChain = nil }
+                    return .failed
                 }
+                for id in refused {
+                    if let host = batch.rendered.first(where: { ObjectIdentifier($0.host) == id })?.host {
+                        await self.reload(host)
+                    }
+                }
+                if commitCount == number { commitChain = nil }
+                if !ends.isEmpty { Task { await self.reapply(ends) } }
                 return .conflict
             }
             for (version, committed) in zip(batch.rendered, batch.versions) {
                 version.host.committedState = committed.state
+                version.host.committedCommand = committed.runningCommand
                 self.publish(version)
             }
             return .committed
@@ -161,10 +189,18 @@ extension ViewModelGraph {
     /// Continues a view model from what a previous process committed: same version, same
     /// state; a command that was running then is shown as interrupted in a new version.
     func continueRestored(_ host: ViewModelHost, from record: RestoredViewModel) {
+        host.viewModel.showStoredCommand(running: record.runningCommand)
         host.continueFrom(storedVersion: record.version)
         host.committedState = record.state
+        host.committedCommand = record.runningCommand
+        host.queuedCommand = record.runningCommand
         guard let name = record.interruptedCommand else { return }
         flush()
+        interrupt(name, of: host)
+    }
+
+    /// Shows the command `name` as interrupted; the next flush commits that as a new version.
+    func interrupt(_ name: String, of host: ViewModelHost) {
         host.viewModel.command(named: name)?.markInterrupted()
     }
 

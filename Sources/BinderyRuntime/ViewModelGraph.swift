@@ -22,6 +22,9 @@ public actor ViewModelGraph {
     var commitCount = 0
     /// The commit that has not started yet: versions rendered now join it.
     var openBatch: CommitBatch?
+    /// View models whose commit was refused (another node committed first) and that are being
+    /// reloaded: flushes skip them until their newest committed state is in.
+    var reloading: Set<ObjectIdentifier> = []
     private var rootModels: [String: any ViewModel] = [:]
     var hosts: [String: ViewModelHost] = [:]
     private var nextID = 0
@@ -194,7 +197,7 @@ public actor ViewModelGraph {
         // A parent's new version may rebuild its children, whose hosts then change in turn.
         for _ in 0..<3 {
             var changed: [RenderedVersion] = []
-            for host in hosts.values {
+            for host in hosts.values where !reloading.contains(ObjectIdentifier(host)) {
                 guard let (snapshot, body) = host.refresh(using: encoder) else { continue }
                 changed.append(RenderedVersion(host: host, snapshot: snapshot, body: body))
             }

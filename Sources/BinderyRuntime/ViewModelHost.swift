@@ -31,6 +31,10 @@ final class ViewModelHost {
     var queuedVersion: Int?
     /// The persisted state of the last committed version, to roll back to.
     var committedState: JSONValue?
+    /// The deferred command the last committed version records as running.
+    var committedCommand: String?
+    /// The deferred command the newest version handed to the store records as running.
+    var queuedCommand: String?
     var watchers: [Int: Watcher] = [:]
     var waiters: [Int: CheckedContinuation<EncodedSnapshot?, Never>] = [:]
     var activation: Task<Void, Never>?
@@ -72,6 +76,7 @@ final class ViewModelHost {
     /// is not retried in a loop).
     func rollBack() {
         queuedVersion = storedVersion
+        queuedCommand = committedCommand
         signal.markDirty()
         guard let committed else {
             version = (storedVersion ?? 1) - 1

@@ -49,14 +49,17 @@ public struct RestoredViewModel: Sendable, Equatable {
     public let version: Int
     /// Its persisted state.
     public let state: JSONValue
-    /// A deferred command that was running when the process stopped; it comes back as not
-    /// executing, with an error saying it was interrupted.
+    /// A deferred command that was running when the process stopped, or whose node's lease on it
+    /// lapsed; it comes back as not executing, with an error saying it was interrupted.
     public let interruptedCommand: String?
+    /// A deferred command another node runs now (its lease holds): shown as executing.
+    public let runningCommand: String?
 
     /// Creates a restored view model.
-    public init(version: Int, state: JSONValue, interruptedCommand: String?) {
+    public init(version: Int, state: JSONValue, interruptedCommand: String?, runningCommand: String? = nil) {
         self.version = version
         self.state = state
         self.interruptedCommand = interruptedCommand
+        self.runningCommand = runningCommand
     }
 }

@@ -11,6 +11,11 @@ public protocol ChangeFeed: SessionStateStore {
 
     /// The newest committed record of one view model, or `nil` when there is none.
     func viewModel(_ key: ViewModelKey) async throws -> ViewModelRecord?
+
+    /// Renews this node's leases on the deferred commands it runs (`commands[key]` is the
+    /// command's name) at `time`: a command still recorded as running under that name gets
+    /// `time` as its ``DeferredCommand/renewedAt``; anything else is left alone.
+    func renewCommandLeases(_ commands: [ViewModelKey: String], at time: Date) async throws
 }
 
 /// One element of a change stream.

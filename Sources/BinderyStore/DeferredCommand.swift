@@ -6,11 +6,15 @@ public struct DeferredCommand: Hashable, Sendable {
     public var name: String
     /// When the command started, as given by the caller.
     public var startedAt: Date
+    /// When the node running it last renewed its lease on it (a shared store); its start until
+    /// the first renewal.
+    public var renewedAt: Date
 
-    /// A running command.
-    public init(name: String, startedAt: Date) {
+    /// A running command, renewed last at `renewedAt` (by default, when it started).
+    public init(name: String, startedAt: Date, renewedAt: Date? = nil) {
         self.name = name
         self.startedAt = startedAt
+        self.renewedAt = renewedAt ?? startedAt
     }
 }
 

@@ -49,7 +49,13 @@ extension PostgresStore {
                 )
                 """,
             ]
-        )
+        ),
+        (
+            "v2 command leases",
+            [
+                "ALTER TABLE bindery_view_model ADD COLUMN IF NOT EXISTS command_renewed_at double precision"
+            ]
+        ),
     ]
 
     /// Opens one connection, applies the missing migrations under the advisory lock, closes it.

@@ -8,7 +8,8 @@ extension PostgresStore {
         try await read { client in
             let rows = try await client.query(
                 """
-                SELECT path, version, state, command_name, command_started_at, command_interrupted
+                SELECT path, version, state, command_name, command_started_at, command_interrupted,
+                    command_renewed_at
                 FROM bindery_view_model WHERE session = \(tokenHash.bytes)
                 """,
                 logger: logger
@@ -23,7 +24,8 @@ extension PostgresStore {
         try await read { client in
             let rows = try await client.query(
                 """
-                SELECT path, version, state, command_name, command_started_at, command_interrupted
+                SELECT path, version, state, command_name, command_started_at, command_interrupted,
+                    command_renewed_at
                 FROM bindery_view_model WHERE session = \(key.session.bytes) AND path = \(key.path)
                 """,
                 logger: logger
@@ -72,6 +74,25 @@ extension PostgresStore {
         }
     }
 
+    /// Renews this node's leases on the commands it runs, in one transaction; a view model whose
+    /// command ended or was interrupted meanwhile is left alone.
+    public func renewCommandLeases(_ commands: [ViewModelKey: String], at time: Date) async throws {
+        guard !commands.isEmpty else { return }
+        let logger = self.logger
+        try await committer.submit { connection in
+            for (key, name) in commands {
+                try await connection.query(
+                    """
+                    UPDATE bindery_view_model SET command_renewed_at = \(time.storeValue)
+                    WHERE session = \(key.session.bytes) AND path = \(key.path)
+                        AND command_name = \(name) AND NOT command_interrupted
+                    """,
+                    logger: logger
+                )
+            }
+        }
+    }
+
     /// Marks every running deferred command interrupted, whichever node started it.
     public func markRunningCommandsInterrupted() async throws -> [ViewModelKey] {
         let logger = self.logger
@@ -98,12 +119,14 @@ extension PostgresStore {
         -> [ViewModelRecord]
     {
         var records: [ViewModelRecord] = []
-        for try await (path, version, state, name, startedAt, interrupted) in rows.decode(
-            (String, Int, Data, String?, Double?, Bool).self
+        for try await (path, version, state, name, startedAt, interrupted, renewedAt) in rows.decode(
+            (String, Int, Data, String?, Double?, Bool, Double?).self
         ) {
             var command: CommandState?
             if let name, let startedAt {
-                let deferred = DeferredCommand(name: name, startedAt: Date(storeValue: startedAt))
+                let deferred = DeferredCommand(
+                    name: name, startedAt: Date(storeValue: startedAt), renewedAt: renewedAt.map(Date.init(storeValue:))
+                )
                 command = interrupted ? .interrupted(deferred) : .running(deferred)
             }
             records.append(

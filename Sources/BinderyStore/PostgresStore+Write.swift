@@ -74,11 +74,16 @@ extension PostgresStore {
                 logger: logger
             ).hasRow()
         }
+        // A write that keeps the same command running (another node's PATCH during it) keeps its
+        // start and its lease: only the node running it renews the lease.
+        let continues = command.map { $0.name } ?? ""
         return try await connection.query(
             """
             UPDATE bindery_view_model SET version = \(write.version), state = \(write.state),
-                command_name = \(command?.name), command_started_at = \(command?.startedAt.storeValue),
-                command_interrupted = false,
+                command_started_at = CASE WHEN command_name = \(continues) AND NOT command_interrupted THEN command_started_at
+                    ELSE \(command?.startedAt.storeValue) END,
+                command_renewed_at = CASE WHEN command_name = \(continues) AND NOT command_interrupted THEN command_renewed_at ELSE NULL END,
+                command_name = \(command?.name), command_interrupted = false,
                 log_floor = CASE WHEN \(logged) THEN log_floor ELSE \(write.version) END
             WHERE session = \(key.session.bytes) AND path = \(key.path) AND version = \(expected)
             RETURNING 1

@@ -50,6 +50,9 @@ struct ServeOptions: ParsableArguments {
     @Option(help: "Seconds between heartbeat comments on idle event streams (BINDERY_HEARTBEAT).")
     var heartbeat: Int = Environment.int("BINDERY_HEARTBEAT") ?? 15
 
+    @Option(help: "With several nodes: seconds a command stays running after its node stops renewing its lease (BINDERY_COMMAND_LEASE).")
+    var commandLease: Int = Environment.int("BINDERY_COMMAND_LEASE") ?? 15
+
     @Option(help: "Seed of the fake upstream's random failures (BINDERY_UPSTREAM_SEED).")
     var upstreamSeed: UInt64 = Environment.uint64("BINDERY_UPSTREAM_SEED") ?? UpstreamSettings.seedDefaults.seed
 
@@ -110,6 +113,7 @@ struct ServeOptions: ParsableArguments {
             guard (0...1).contains(rate) else { throw ValidationError("Failure rates must be in 0...1.") }
             upstream.endpoints[endpoint]?.failureRate = rate
         }
+        guard (3...3600).contains(commandLease) else { throw ValidationError("--command-lease must be in 3...3600.") }
         return BinderyConfiguration(
             server: ServerConfiguration(
                 host: host, port: port, workers: max(1, workers), maxBodyBytes: maxBodyBytes,
@@ -120,7 +124,8 @@ struct ServeOptions: ParsableArguments {
             sessions: SessionLimits(idleTimeout: .seconds(sessionIdleTimeout), maxSessions: maxSessions),
             streams: StreamLimits(perSession: maxStreamsPerSession, total: maxStreams, heartbeat: .seconds(max(1, heartbeat))),
             upstream: upstream,
-            upstreamControl: upstreamControl
+            upstreamControl: upstreamControl,
+            commandLease: .seconds(commandLease)
         )
     }
 }

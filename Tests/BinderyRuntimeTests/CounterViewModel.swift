@@ -38,6 +38,14 @@ final class CounterViewModel: ViewModel {
                     return .none
                 }
             },
+            .deferred("slowRename", summary: "Renames once the gate opens.", argument: .object(["name": .string()])) { model, argument in
+                let name = argument?.objectValue?["name"]?.stringValue ?? ""
+                return {
+                    try await model.gate.wait()
+                    model.name = name
+                    return .none
+                }
+            },
             .deferred("fail", summary: "Fails like the upstream.") { _, _ in
                 { throw ExecutionFailure(message: "Bad Network", code: 500, origin: .upstream) }
             },

@@ -6,7 +6,7 @@ import Testing
 
 /// A persistence that records commits, can hold them at a gate, and can be made to fail.
 final class RecordingPersistence: ViewModelPersistence {
-    private let state = Mutex<(commits: [[CommittedVersion]], failing: Bool)>(([], false))
+    private let state = Mutex<(commits: [[CommittedVersion]], failing: Bool, lapsed: Set<String>)>(([], false, []))
     let gate: Gate?
 
     init(holdingAt gate: Gate? = nil) {
@@ -24,6 +24,8 @@ final class RecordingPersistence: ViewModelPersistence {
     /// The commits made through the graph, after any seeded ones.
     var madeCommits: [CommittedVersion] { commits.flatMap { $0 }.filter { !$0.snapshot.bytes.isEmpty } }
     func fail(_ failing: Bool) { state.withLock { $0.failing = failing } }
+    /// Pretends the lease on the command running at `path` lapsed (its node stopped renewing it).
+    func lapse(_ path: String) { state.withLock { _ = $0.lapsed.insert(path) } }
 
     func commit(_ versions: [CommittedVersion]) async throws {
         try await gate?.wait()
@@ -38,8 +40,12 @@ final class RecordingPersistence: ViewModelPersistence {
     }
 
     func latest(of path: String) async throws -> RestoredViewModel? {
-        commits.flatMap { $0 }.last { $0.path == path }.map {
-            RestoredViewModel(version: $0.snapshot.version, state: $0.state, interruptedCommand: nil)
+        let lapsed = state.withLock { $0.lapsed.contains(path) }
+        return commits.flatMap { $0 }.last { $0.path == path }.map {
+            RestoredViewModel(
+                version: $0.snapshot.version, state: $0.state,
+                interruptedCommand: lapsed ? $0.runningCommand : nil, runningCommand: lapsed ? nil : $0.runningCommand
+            )
         }
     }
 

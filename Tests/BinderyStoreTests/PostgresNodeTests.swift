@@ -125,9 +125,9 @@ struct PostgresNodeTests {
         }
         #expect(stores.count == 4)
         let migrations = try await PostgresServer.shared().sql(
-            "SELECT string_agg(name, ',') FROM bindery_migration", database: String(url.split(separator: "/").last!)
+            "SELECT string_agg(name, ',' ORDER BY name) FROM bindery_migration", database: String(url.split(separator: "/").last!)
         )
-        #expect(migrations == "v1")
+        #expect(migrations == PostgresStore.migrations.map(\.name).joined(separator: ","), "each migration once")
         for store in stores {
             try await store.close()
         }
@@ -156,6 +156,29 @@ struct PostgresNodeTests {
         await #expect(throws: StoreError.unavailable(reason: "the store is closed")) {
             try await store.touchSession(tokenHash(1), at: t0)
         }
+    }
+
+    @Test func onlyTheRunningNodesRenewalMovesACommandsLease() async throws {
+        let (first, second, _) = try await twoNodes()
+        let load = key(1, "list")
+        let started = DeferredCommand(name: "load", startedAt: t0)
+        try await first.commit([write(load, expected: nil, version: 1, command: started)])
+        try await first.renewCommandLeases([load: "load"], at: at(10))
+        #expect(try await second.viewModel(load)?.command == .running(DeferredCommand(name: "load", startedAt: t0, renewedAt: at(10))))
+        // Another node's write while the command runs keeps its start and lease.
+        let other = DeferredCommand(name: "load", startedAt: at(12))
+        try await second.commit([write(load, expected: 1, version: 2, at: at(12), command: other)])
+        #expect(try await first.viewModel(load)?.command == .running(DeferredCommand(name: "load", startedAt: t0, renewedAt: at(10))))
+        // A renewal of a command that is not (or no longer) running changes nothing.
+        try await first.renewCommandLeases([load: "clear"], at: at(20))
+        try await first.commit([write(load, expected: 2, version: 3, at: at(21))])
+        try await first.renewCommandLeases([load: "load"], at: at(22))
+        #expect(try await second.viewModel(load)?.command == nil)
+        // A new execution starts a new lease.
+        try await second.commit([write(load, expected: 3, version: 4, at: at(30), command: DeferredCommand(name: "load", startedAt: at(30)))])
+        #expect(try await first.viewModel(load)?.command == .running(DeferredCommand(name: "load", startedAt: at(30))))
+        try await first.close()
+        try await second.close()
     }
 
     @Test func payloadsRoundTripAndStaySmall() {

@@ -1,0 +1,62 @@
+"""Deferred commands across nodes (issue 11, item 4): a command runs on the node that accepted it,
+the other nodes show it as executing while that node renews its lease, and once the node is
+killed the command shows as interrupted everywhere as soon as the lease lapses."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from multinode_client import call, expect, new_session
+
+pytestmark = pytest.mark.postgres
+
+LEASE = 3            # seconds (--command-lease): renewed every second, checked every second
+SLOW = 60_000        # ms of upstream latency: the load outlives the test
+
+
+def list_on(base: str, token: str) -> dict:
+    return expect(call(base, "GET", "/api/views/list", token), 200).json()
+
+
+def test_a_killed_nodes_command_shows_interrupted_once_its_lease_lapses(cluster_factory, postgres, timings):
+    cluster = cluster_factory(postgres.url(postgres.create_database()), 2, extra=["--command-lease", str(LEASE)],
+                              with_nginx=False)
+    one, two = cluster.nodes
+    token = new_session(one.base)
+    assert list_on(two.base, token)["commands"]["load"]["executing"] is False, "node 2 holds the list before the load"
+    endpoints = {"travel": {"latencyMs": SLOW}, "hotel": {"latencyMs": SLOW}}
+    expect(call(one.base, "PATCH", "/api/upstream", body={"endpoints": endpoints}), 200)
+    expect(call(one.base, "POST", "/api/views/list/commands/load", token), 202, "the load runs on node 1")
+
+    # Longer than the lease: node 1's renewals keep the command running on node 2.
+    deadline = time.monotonic() + 2 * LEASE
+    while time.monotonic() < deadline:
+        shown = list_on(two.base, token)["commands"]["load"]
+        assert shown["executing"] is True and shown["error"] is None, f"node 2 shows node 1's running load: {shown}"
+        time.sleep(0.25)
+    refused = call(two.base, "POST", "/api/views/list/commands/load", token)
+    assert refused.status_code == 409, f"a second serial load on node 2 is refused while node 1 runs one: {refused.text}"
+
+    one.kill9()
+    killed = time.monotonic()
+    while True:
+        shown = list_on(two.base, token)["commands"]["load"]
+        elapsed = time.monotonic() - killed
+        if not shown["executing"] or elapsed > 4 * LEASE:
+            break
+        time.sleep(0.1)
+    timings[f"a killed node's command shown interrupted after (lease {LEASE} s)"] = elapsed
+    assert shown["executing"] is False, f"still executing {elapsed:.1f} s after node 1 died: {shown}"
+    assert shown["error"] and shown["error"]["message"].startswith("Interrupted"), shown
+    # At most a lease and a third after the last renewal, plus the renewals' and checks' rounds.
+    assert elapsed <= LEASE + 2 * LEASE / 3 + 1.5, f"interrupted only after {elapsed:.1f} s"
+
+    # The interruption is committed: node 1, back, does not show the load running either, and the
+    # command runs again.
+    one.start()
+    again = list_on(one.base, token)
+    assert again["commands"]["load"]["executing"] is False and again["commands"]["load"]["enabled"], again
+    loaded = expect(call(two.base, "POST", "/api/views/list/commands/load", token, headers={"Prefer": "wait=10"}), 200)
+    assert loaded.json()["commands"]["load"]["error"] is None
