@@ -105,11 +105,12 @@ struct ViewRoutes: HTTPResponder {
         try streams.admit(stream, session: session.logID)
         stream.write(EventStreams.preamble)
         let graph = session.graph
+        // `?patches=1`: a version that follows the one this stream sent last goes out as a JSON
+        // Patch when that is smaller; the first, a resumed gap and anything else as a snapshot.
+        let sender = EventSender(stream: stream, patches: request.query["patches"] == "1", lastSent: resume)
         do {
             let id = try await graph.watch(
-                path, after: resume,
-                send: { stream.write(EventStreams.frame($0)) },
-                end: { stream.finish() }
+                path, after: resume, patches: sender.patches, send: sender.send, end: { stream.finish() }
             )
             let sessions = sessions.store
             sessions.streamChanged(session, opened: true)
