@@ -88,9 +88,12 @@ export async function executeCommand(path, name, body, waitSeconds = 10) {
 }
 
 /** The Server-Sent Events URL of a view; lastEventId resumes after that version. */
-export function eventsURL(path, lastEventId) {
-  const url = `${viewURL(path)}/events`;
-  return lastEventId == null ? url : `${url}?lastEventId=${encodeURIComponent(lastEventId)}`;
+export function eventsURL(path, lastEventId, { patches = false } = {}) {
+  const query = new URLSearchParams();
+  if (patches) query.set('patches', '1');
+  if (lastEventId != null) query.set('lastEventId', String(lastEventId));
+  const text = query.toString();
+  return text ? `${viewURL(path)}/events?${text}` : `${viewURL(path)}/events`;
 }
 
 /** GET /api/upstream -> {seed, endpoints: {name: {latencyMs, failureRate, ...}}} */

@@ -19,6 +19,9 @@ public struct BinderyConfiguration: Sendable {
     public var longPollWait: Duration
     /// How often idle sessions are swept away.
     public var sweepInterval: Duration
+    /// Whether a proxy in front (nginx) says who the client is in `X-Forwarded-For`: the
+    /// per-address session limits then count that address instead of the proxy's.
+    public var trustForwardedFor: Bool
     /// On a shared store (several nodes), how long a deferred command stays shown as running
     /// after its node last renewed its lease on it; the node renews it every third of this.
     public var commandLease: Duration
@@ -33,6 +36,7 @@ public struct BinderyConfiguration: Sendable {
         upstreamControl: Bool = true,
         longPollWait: Duration = .seconds(30),
         sweepInterval: Duration = .seconds(60),
+        trustForwardedFor: Bool = false,
         commandLease: Duration = .seconds(15)
     ) {
         self.server = server
@@ -43,6 +47,7 @@ public struct BinderyConfiguration: Sendable {
         self.upstreamControl = upstreamControl
         self.longPollWait = longPollWait
         self.sweepInterval = sweepInterval
+        self.trustForwardedFor = trustForwardedFor
         self.commandLease = commandLease
     }
 }

@@ -74,6 +74,16 @@ public final class EventStreams: Sendable {
         return bytes
     }
 
+    /// One version as a JSON Patch event: `event: patch`, `id: <version>`, the RFC 6902 patch
+    /// from the version the stream sent before (its first operation tests that version).
+    static func patchFrame(version: Int, patch: [UInt8]) -> [UInt8] {
+        var bytes = Array("event: patch\nid: \(version)\ndata: ".utf8)
+        bytes.reserveCapacity(bytes.count + patch.count + 2)
+        bytes.append(contentsOf: patch)
+        bytes.append(contentsOf: [10, 10])
+        return bytes
+    }
+
     /// The first bytes of every stream: the client's reconnection delay.
     static let preamble = Array("retry: 2000\n\n".utf8)
 

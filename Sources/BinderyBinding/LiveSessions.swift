@@ -5,15 +5,37 @@ import BinderyStore
 struct LiveSessions {
     private var byToken: [String: Session] = [:]
     private var byHash: [SessionTokenHash: Session] = [:]
+    private var countByAddress: [String: Int] = [:]
 
     /// The session with this token; setting nil removes it.
     subscript(token: String) -> Session? {
         get { byToken[token] }
         set {
-            if let old = byToken[token] { byHash[old.tokenHash] = nil }
+            if let old = byToken[token] {
+                byHash[old.tokenHash] = nil
+                if let address = old.address { countByAddress[address, default: 1] -= 1 }
+                if let address = old.address, countByAddress[address] == 0 { countByAddress[address] = nil }
+            }
             byToken[token] = newValue
-            if let newValue { byHash[newValue.tokenHash] = newValue }
+            if let newValue {
+                byHash[newValue.tokenHash] = newValue
+                if let address = newValue.address { countByAddress[address, default: 0] += 1 }
+            }
         }
+    }
+
+    /// How many live sessions the address created.
+    func count(from address: String) -> Int { countByAddress[address] ?? 0 }
+
+    /// The address that created the most live sessions; nil when none has more than one.
+    var busiestAddress: String? {
+        countByAddress.max { $0.value < $1.value }.flatMap { $0.value > 1 ? $0.key : nil }
+    }
+
+    /// The least recently active session from `address`, or of all sessions when nil.
+    func leastRecentlyActive(from address: String?, at now: ContinuousClock.Instant) -> Session? {
+        let candidates = address.map { address in byToken.values.filter { $0.address == address } } ?? Array(byToken.values)
+        return candidates.min { $0.lastActive(at: now) < $1.lastActive(at: now) }
     }
 
     /// The session whose token has this hash.
@@ -28,5 +50,6 @@ struct LiveSessions {
     mutating func removeAll() {
         byToken.removeAll()
         byHash.removeAll()
+        countByAddress.removeAll()
     }
 }

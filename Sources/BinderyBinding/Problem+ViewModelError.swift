@@ -52,6 +52,12 @@ extension Problem {
                 detail: "'\(name)' already has \(limit) executions waiting; try again when one has finished.",
                 extensions: ["command": name]
             )
+        case .tooManySessions(let retryAfter):
+            self.init(
+                status: .tooManyRequests, title: "Too many new sessions",
+                detail: "This address created too many sessions in a short time. Reuse your session (its cookie or bearer token), or try again later.",
+                headers: [.retryAfter: "\(retryAfter)"]
+            )
         case .storeUnavailable:
             self.init(
                 status: .serviceUnavailable, title: "Storage unavailable",

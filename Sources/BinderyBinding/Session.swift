@@ -12,22 +12,43 @@ public final class Session: Sendable {
     public let logID: String
     /// The session's view models.
     public let graph: ViewModelGraph
-    private let lastUsed: Mutex<ContinuousClock.Instant>
+    /// The client address that created or restored it (its quota key), if known.
+    let address: String?
+    private let use: Mutex<(lastUsed: ContinuousClock.Instant, openStreams: Int)>
 
     /// Creates a session around a new graph.
-    init(token: String, tokenHash: SessionTokenHash, logID: String, graph: ViewModelGraph, now: ContinuousClock.Instant) {
+    init(
+        token: String, tokenHash: SessionTokenHash, logID: String, graph: ViewModelGraph,
+        now: ContinuousClock.Instant, address: String? = nil
+    ) {
         self.token = token
         self.tokenHash = tokenHash
         self.logID = logID
         self.graph = graph
-        self.lastUsed = Mutex(now)
+        self.address = address
+        self.use = Mutex((now, 0))
     }
 
     /// When a request last used the session.
-    var lastUsedAt: ContinuousClock.Instant { lastUsed.withLock { $0 } }
+    var lastUsedAt: ContinuousClock.Instant { use.withLock { $0.lastUsed } }
+
+    /// When the session was last active as of `now`: `now` while an event stream is open (a tab
+    /// that only watches is in use), else its last request.
+    func lastActive(at now: ContinuousClock.Instant) -> ContinuousClock.Instant {
+        use.withLock { $0.openStreams > 0 ? now : $0.lastUsed }
+    }
 
     /// Records a use at `now`.
     func touch(_ now: ContinuousClock.Instant) {
-        lastUsed.withLock { $0 = now }
+        use.withLock { $0.lastUsed = now }
+    }
+
+    /// Records an event stream opening (`opened`) or ending at `now`; the session counts as in
+    /// use while any is open, and from when the last one ended.
+    func streamChanged(opened: Bool, at now: ContinuousClock.Instant) {
+        use.withLock {
+            $0.openStreams += opened ? 1 : -1
+            $0.lastUsed = now
+        }
     }
 }

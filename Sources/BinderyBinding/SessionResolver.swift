@@ -12,10 +12,13 @@ public struct SessionResolver: Sendable {
 
     /// The store sessions live in.
     public let store: SessionStore
+    /// Whether the client's address comes from `X-Forwarded-For` (see ``ClientAddress``).
+    public let trustForwardedFor: Bool
 
     /// Creates a resolver over `store`.
-    public init(store: SessionStore) {
+    public init(store: SessionStore, trustForwardedFor: Bool = false) {
         self.store = store
+        self.trustForwardedFor = trustForwardedFor
     }
 
     /// The request's session if it already exists, without creating one (the fast path).
@@ -29,9 +32,16 @@ public struct SessionResolver: Sendable {
     /// The request's session, restored from the store when it is not in memory, and created
     /// when the request carries no valid cookie.
     ///
-    /// Returns the `Set-Cookie` value to send when a session was created.
+    /// Returns the `Set-Cookie` value to send when a session was created. An unsafe request
+    /// without a bearer token (a cookie, or nothing) from another site is refused with 403
+    /// (``CrossSiteCheck``).
     func session(for request: Request) async throws(Problem) -> (session: Session, setCookie: String?) {
-        switch credential(in: request) {
+        let credential = credential(in: request)
+        if case .bearer = credential {
+        } else if let problem = CrossSiteCheck.problem(for: request) {
+            throw problem
+        }
+        switch credential {
         case .bearer(let token):
             guard let session = try await restore(token) else {
                 throw Problem(
@@ -47,7 +57,7 @@ public struct SessionResolver: Sendable {
             break
         }
         do {
-            let session = try await store.create()
+            let session = try await store.create(from: ClientAddress.of(request, trustingForwardedFor: trustForwardedFor))
             return (session, Self.cookie(for: session))
         } catch {
             throw Problem(error)

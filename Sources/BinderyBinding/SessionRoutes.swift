@@ -5,11 +5,15 @@ import HTTPTypes
 /// `POST /api/sessions`: creates a session and answers its token (and sets the cookie).
 struct SessionRoutes: HTTPResponder {
     let store: SessionStore
+    /// Whether the client's address comes from `X-Forwarded-For` (see ``ClientAddress``).
+    var trustForwardedFor = false
 
     func respond(to request: Request) async throws -> Response {
+        // It sets the session cookie: another site must not be able to plant one.
+        if let problem = CrossSiteCheck.problem(for: request) { throw problem }
         let session: Session
         do {
-            session = try await store.create()
+            session = try await store.create(from: ClientAddress.of(request, trustingForwardedFor: trustForwardedFor))
         } catch {
             throw Problem(error)
         }

@@ -18,6 +18,7 @@ public final class SessionStore: Sendable {
     private let now: @Sendable () -> ContinuousClock.Instant
     private let wallClock: @Sendable () -> Date
     private let metrics: BinderyMetrics?
+    private let quota: CreationQuota
     private let commandLease: TimeInterval
 
     /// Creates a store whose sessions' graphs serve `screens` and commit to `store`.
@@ -36,6 +37,7 @@ public final class SessionStore: Sendable {
         self.commandLease = commandLease
         self.metrics = metrics
         self.limits = limits
+        self.quota = CreationQuota(burst: limits.creationBurst, perSecond: limits.creationsPerSecond)
         self.screens = screens
         self.store = store
         self.now = now
@@ -45,9 +47,17 @@ public final class SessionStore: Sendable {
     /// The number of live sessions in memory.
     public var count: Int { sessions.withLock { $0.count } }
 
-    /// Creates a session, committed to the store before it is answered; the least recently used
-    /// session leaves memory when memory is full (it stays in the store).
-    public func create() async throws(ViewModelError) -> Session {
+    /// Creates a session for a client at `address`, committed to the store before it is answered.
+    ///
+    /// An address that created too many too fast is refused (``ViewModelError/tooManySessions(retryAfter:)``).
+    /// One over its own limit loses its own least recently used session (closed and deleted);
+    /// when memory is full, the least recently used session of the address holding the most
+    /// leaves memory (it stays in the store).
+    public func create(from address: String? = nil) async throws(ViewModelError) -> Session {
+        let key = address.map(CreationQuota.key(for:))
+        if let key, let wait = quota.admit(key, at: now()) {
+            throw .tooManySessions(retryAfter: max(1, Int(wait.seconds.rounded(.up))))
+        }
         let token = SessionToken.make()
         let hash = SessionTokenHash(token: token)
         do {
@@ -55,9 +65,15 @@ public final class SessionStore: Sendable {
         } catch {
             throw .storeUnavailable
         }
-        let session = makeSession(token: token, hash: hash, restored: [:])
+        let session = makeSession(token: token, hash: hash, restored: [:], address: key)
         insert(session)
         return session
+    }
+
+    /// Records that an event stream of `session` opened or ended: an open stream keeps the
+    /// session in use (it is neither expired nor evicted first while a tab watches).
+    public func streamChanged(_ session: Session, opened: Bool) {
+        session.streamChanged(opened: opened, at: now())
     }
 
     /// The live session with this token, marked as used; nil for unknown or expired tokens and
@@ -67,7 +83,7 @@ public final class SessionStore: Sendable {
         let instant = now()
         let (found, expired) = sessions.withLock { sessions -> (Session?, Session?) in
             guard let session = sessions[String(token)] else { return (nil, nil) }
-            guard session.lastUsedAt >= instant - limits.idleTimeout else {
+            guard session.lastActive(at: instant) >= instant - limits.idleTimeout else {
                 sessions[session.token] = nil
                 return (nil, session)
             }
@@ -105,7 +121,7 @@ public final class SessionStore: Sendable {
     public func sweep() async -> Int {
         let instant = now()
         let (expired, live) = sessions.withLock { sessions in
-            (Self.removeExpired(from: &sessions, before: instant - limits.idleTimeout), Array(sessions.values))
+            (Self.removeExpired(from: &sessions, before: instant - limits.idleTimeout, at: instant), Array(sessions.values))
         }
         close(expired)
         let wall = wallClock()
@@ -113,7 +129,7 @@ public final class SessionStore: Sendable {
         // All at once: the store's writer groups them into a few transactions.
         await withTaskGroup(of: Void.self) { group in
             for session in live {
-                let usedAt = wall - (instant - session.lastUsedAt).timeInterval
+                let usedAt = wall - (instant - session.lastActive(at: instant)).timeInterval
                 let hash = session.tokenHash
                 group.addTask { try? await store.touchSession(hash, at: usedAt) }
             }
@@ -153,39 +169,60 @@ public final class SessionStore: Sendable {
         return insert(session)
     }
 
-    private func makeSession(token: String, hash: SessionTokenHash, restored: [String: RestoredViewModel]) -> Session {
+    private func makeSession(
+        token: String, hash: SessionTokenHash, restored: [String: RestoredViewModel], address: String? = nil
+    ) -> Session {
         let persistence = StorePersistence(
             store: store, session: hash, now: wallClock, commandLease: commandLease, metrics: metrics
         )
         return Session(
             token: token, tokenHash: hash, logID: SessionToken.makeLogID(),
-            graph: ViewModelGraph(screens: screens, persistence: persistence, restored: restored), now: now()
+            graph: ViewModelGraph(screens: screens, persistence: persistence, restored: restored), now: now(),
+            address: address
         )
     }
 
-    /// Adds a session to memory (or finds the one already there), evicting the least recently
-    /// used ones beyond the limit.
+    /// Adds a session to memory (or finds the one already there). Beyond its address's limit,
+    /// that address's least recently used session is closed and deleted; beyond the total, the
+    /// least recently used session of the address holding the most leaves memory.
     @discardableResult
     private func insert(_ session: Session) -> Session {
         let instant = now()
-        let (kept, evicted) = sessions.withLock { sessions -> (Session, [Session]) in
-            if let existing = sessions[session.token] { return (existing, []) }
-            var evicted = Self.removeExpired(from: &sessions, before: instant - limits.idleTimeout)
+        let (kept, evicted, deleted) = sessions.withLock { sessions -> (Session, [Session], [Session]) in
+            if let existing = sessions[session.token] { return (existing, [], []) }
+            var evicted = Self.removeExpired(from: &sessions, before: instant - limits.idleTimeout, at: instant)
+            var deleted: [Session] = []
+            if let address = session.address {
+                while sessions.count(from: address) >= limits.perAddress,
+                    let oldest = sessions.leastRecentlyActive(from: address, at: instant)
+                {
+                    sessions[oldest.token] = nil
+                    deleted.append(oldest)
+                }
+            }
             while sessions.count >= limits.maxSessions,
-                let oldest = sessions.values.min(by: { $0.lastUsedAt < $1.lastUsedAt })
+                let oldest = sessions.leastRecentlyActive(from: sessions.busiestAddress, at: instant)
             {
                 sessions[oldest.token] = nil
                 evicted.append(oldest)
             }
             sessions[session.token] = session
-            return (session, evicted)
+            return (session, evicted, deleted)
         }
-        close(evicted)
+        close(evicted + deleted)
+        // An address's own surplus is gone for good: in the store too, or it would push other
+        // clients' sessions out of the store instead.
+        let store = store
+        for session in deleted {
+            Task { _ = try? await store.deleteSession(session.tokenHash) }
+        }
         return kept
     }
 
-    private static func removeExpired(from sessions: inout LiveSessions, before limit: ContinuousClock.Instant) -> [Session] {
-        let expired = sessions.values.filter { $0.lastUsedAt < limit }
+    private static func removeExpired(
+        from sessions: inout LiveSessions, before limit: ContinuousClock.Instant, at now: ContinuousClock.Instant
+    ) -> [Session] {
+        let expired = sessions.values.filter { $0.lastActive(at: now) < limit }
         expired.forEach { sessions[$0.token] = nil }
         return expired
     }

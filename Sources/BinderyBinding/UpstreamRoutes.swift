@@ -1,4 +1,5 @@
 import BinderyHTTP
+import BinderyRuntime
 import BinderyUpstream
 import Foundation
 import HTTPTypes
@@ -12,8 +13,13 @@ struct UpstreamSettingsRoutes: HTTPResponder {
 
     func respond(to request: Request) async throws -> Response {
         if request.method == .patch {
+            // Global settings, no credential: a page of another site must not change them.
+            if let problem = CrossSiteCheck.problem(for: request) { throw problem }
             guard !request.body.isEmpty else {
                 throw Problem(status: .badRequest, title: "Empty patch", detail: "Send a JSON merge patch of the settings.")
+            }
+            if (try? JSONDecoder().decode(JSONValue.self, from: Data(request.body))) != nil {
+                try JSONBody.refuseDuplicateMembers(request.body)
             }
             do {
                 _ = try upstream.update(patch: Data(request.body))

@@ -71,6 +71,14 @@ struct ViewRoutes: HTTPResponder {
             }
             return SnapshotResponse.make(try await graph.snapshot(path), for: request, notModified: true)
         case .command(let path, let name):
+            // A form or a `text/plain` body is what any page can send without asking (a CORS
+            // "simple request"): commands take JSON or nothing.
+            if let type = request.headers[.contentType], !MediaType.isJSON(type) {
+                throw Problem(
+                    status: .unsupportedMediaType,
+                    detail: "Command arguments are JSON (application/json); send no Content-Type without an argument."
+                )
+            }
             let argument = try JSONBody.decode(request)
             let wait = Preferences(request).wait ?? .zero
             switch try await graph.execute(path, command: name, argument: argument, wait: wait) {
@@ -97,13 +105,19 @@ struct ViewRoutes: HTTPResponder {
         try streams.admit(stream, session: session.logID)
         stream.write(EventStreams.preamble)
         let graph = session.graph
+        // `?patches=1`: a version that follows the one this stream sent last goes out as a JSON
+        // Patch when that is smaller; the first, a resumed gap and anything else as a snapshot.
+        let sender = EventSender(stream: stream, patches: request.query["patches"] == "1", lastSent: resume)
         do {
             let id = try await graph.watch(
-                path, after: resume,
-                send: { stream.write(EventStreams.frame($0)) },
-                end: { stream.finish() }
+                path, after: resume, patches: sender.patches, send: sender.send, end: { stream.finish() }
             )
-            stream.onTermination { Task { await graph.unwatch(path, id: id) } }
+            let sessions = sessions.store
+            sessions.streamChanged(session, opened: true)
+            stream.onTermination {
+                sessions.streamChanged(session, opened: false)
+                Task { await graph.unwatch(path, id: id) }
+            }
         } catch {
             streams.withdraw(stream, session: session.logID)
             throw error

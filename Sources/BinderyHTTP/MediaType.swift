@@ -1,8 +1,8 @@
 /// Content-Type checks used by the server's request rules.
-enum MediaType {
+public enum MediaType {
     /// Whether a Content-Type value names JSON: `application/json`, any `+json` suffix
     /// (`application/merge-patch+json`, `application/problem+json`), parameters allowed.
-    static func isJSON(_ contentType: String) -> Bool {
+    public static func isJSON(_ contentType: String) -> Bool {
         let essence = contentType.split(separator: ";", maxSplits: 1).first ?? ""
         let mediaType = essence.trimmingSpaces().lowercased()
         let parts = mediaType.split(separator: "/")

@@ -27,22 +27,26 @@ struct MHDConnection: @unchecked Sendable {
         MHD_resume_connection(raw)
     }
 
-    /// The request's header fields and how many `Content-Length` fields were sent.
-    func requestHeaders() -> (fields: HTTPFields, contentLengthCount: Int) {
-        var collector = (fields: HTTPFields(), contentLengthCount: 0)
-        _ = withUnsafeMutablePointer(to: &collector) { pointer in
+    /// The request's header fields, how many `Content-Length` fields were sent, and the
+    /// `Transfer-Encoding` values exactly as libmicrohttpd holds them (`HTTPField` trims
+    /// whitespace, which libmicrohttpd does not when it decides on chunked framing).
+    func requestHeaders() -> RequestHead {
+        var head = RequestHead()
+        _ = withUnsafeMutablePointer(to: &head) { pointer in
             MHD_get_connection_values(raw, .HEADER_KIND, { context, _, key, value in
                 guard let context, let key else { return .YES }
-                let collector = context.assumingMemoryBound(to: (fields: HTTPFields, contentLengthCount: Int).self)
+                let head = context.assumingMemoryBound(to: RequestHead.self)
                 let name = String(cString: key)
                 guard let fieldName = HTTPField.Name(name) else { return .YES }
-                if fieldName == .contentLength { collector.pointee.contentLengthCount += 1 }
                 let text = value.map { String(cString: $0) } ?? ""
-                collector.pointee.fields.append(HTTPField(name: fieldName, value: text))
+                if fieldName == .contentLength { head.pointee.contentLengthCount += 1 }
+                if fieldName == .transferEncoding { head.pointee.transferEncodings.append(text) }
+                if name.lowercased() == "host" { head.pointee.hostCount += 1 }
+                head.pointee.fields.append(HTTPField(name: fieldName, value: text))
                 return .YES
             }, pointer)
         }
-        return collector
+        return head
     }
 
     /// The raw (still percent-encoded) query arguments, in order.
@@ -249,4 +253,16 @@ final class MHDDaemon: @unchecked Sendable {
         free(host)
         dispatcher.release()
     }
+}
+
+/// What the request head says, as the dispatcher checks it before reading a body.
+struct RequestHead {
+    /// The header fields.
+    var fields = HTTPFields()
+    /// How many `Content-Length` fields were sent.
+    var contentLengthCount = 0
+    /// The raw `Transfer-Encoding` values, untrimmed.
+    var transferEncodings: [String] = []
+    /// How many `Host` fields were sent.
+    var hostCount = 0
 }

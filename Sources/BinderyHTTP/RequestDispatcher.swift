@@ -32,14 +32,28 @@ final class RequestDispatcher: Sendable {
     // MARK: - Access handler steps
 
     /// First access-handler call (headers complete). Answers only when the request must be
-    /// refused before its body is read: a Content-Length over the limit (413) or a repeated
-    /// Content-Length (400; the framing cannot be trusted, so the connection is closed).
+    /// refused before its body is read: a Content-Length over the limit (413), a repeated Host
+    /// (400), or framing that cannot be trusted (a repeated Content-Length or one next to
+    /// Transfer-Encoding: 400; a
+    /// transfer coding other than chunked: 501). Refusals close the connection, so nothing sent
+    /// after the head (a smuggled request) is ever read as a request.
     func firstCall(_ context: RequestContext, connection: MHDConnection) -> Response? {
         state.withLock { $0.activeRequests += 1 }
-        let (headers, contentLengthCount) = connection.requestHeaders()
+        let head = connection.requestHeaders()
+        let (headers, contentLengthCount, codings) = (head.fields, head.contentLengthCount, head.transferEncodings)
         var problem: Problem?
-        if contentLengthCount > 1 {
+        if head.hostCount > 1 {
+            problem = Problem(status: .badRequest, detail: "The request has more than one Host header.")
+        } else if contentLengthCount > 1 {
             problem = Problem(status: .badRequest, detail: "The request has more than one Content-Length header.")
+        } else if !codings.isEmpty, contentLengthCount > 0 {
+            problem = Problem(
+                status: .badRequest, detail: "The request has both Content-Length and Transfer-Encoding headers."
+            )
+        } else if !codings.isEmpty, !Self.isChunkedOnly(codings) {
+            problem = Problem(
+                status: .notImplemented, detail: "The only transfer coding accepted is chunked, alone."
+            )
         } else if let length = headers[.contentLength].flatMap({ Int($0) }), length > configuration.maxBodyBytes {
             problem = Problem(
                 status: .contentTooLarge,
@@ -51,6 +65,12 @@ final class RequestDispatcher: Sendable {
         var response = problem.response
         response.headers[.connection] = "close"
         return response
+    }
+
+    /// Whether the Transfer-Encoding field values are exactly one `chunked` (any letter case),
+    /// compared as libmicrohttpd compares them: anything it might read differently is refused.
+    static func isChunkedOnly(_ values: [String]) -> Bool {
+        values.count == 1 && values[0].lowercased() == "chunked"
     }
 
     /// A later call with no upload data: the request is complete (or a task's answer is ready).

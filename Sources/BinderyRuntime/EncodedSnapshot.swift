@@ -8,11 +8,18 @@ public struct EncodedSnapshot: Sendable, Equatable {
     public let version: Int
     /// The snapshot as UTF-8 JSON.
     public let bytes: [UInt8]
+    /// An RFC 6902 JSON Patch from the previous committed version (``patchBase``) to this one,
+    /// as UTF-8 JSON; only on the copies pushed to watchers, and only when a watcher could use it.
+    public let patch: [UInt8]?
+    /// The version ``patch`` applies to.
+    public let patchBase: Int?
 
-    /// Creates an encoded snapshot.
-    public init(path: String, version: Int, bytes: [UInt8]) {
+    /// Creates an encoded snapshot, with a patch from `patchBase` when one was computed.
+    public init(path: String, version: Int, bytes: [UInt8], patch: [UInt8]? = nil, patchBase: Int? = nil) {
         self.path = path
         self.version = version
         self.bytes = bytes
+        self.patch = patch
+        self.patchBase = patchBase
     }
 }

@@ -16,6 +16,12 @@ public final class SnapshotBoard: Sendable {
         entries.withLock { $0[path] }
     }
 
+    /// The bytes of the encoded snapshots the board holds: what the session keeps ready to serve
+    /// (each host holds the same bytes, shared, not copied).
+    public var retainedBytes: Int {
+        entries.withLock { $0.values.reduce(0) { $0 + $1.bytes.count } }
+    }
+
     /// Publishes the up-to-date snapshot of a path.
     func publish(_ snapshot: EncodedSnapshot) {
         entries.withLock { $0[snapshot.path] = snapshot }

@@ -29,4 +29,6 @@ public enum ViewModelError: Error, Sendable, Equatable {
     case sessionClosed
     /// Another node committed a newer version first, again and again; nothing changed.
     case versionConflict
+    /// The client created too many sessions too fast; it may create one after `retryAfter` seconds.
+    case tooManySessions(retryAfter: Int)
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Committing versions: a version is rendered, committed to the graph's persistence, and only
 /// then published to readers and pushed to watchers. A commit that fails rolls the view models
 /// back to their last committed state, so nothing changes in memory either.
@@ -168,12 +170,29 @@ extension ViewModelGraph {
     /// Makes a committed version visible: the board, the watchers, the long-polls.
     func publish(_ version: RenderedVersion) {
         let host = version.host
+        let previous = host.committed.map { (version: $0.version, body: host.committedBody) }
         // A version is pushed once: never again, never after a newer one.
         guard host.markCommitted(version.snapshot, body: version.body) else { return }
         board.publish(version.snapshot)
-        host.watchers.values.forEach { $0.send(version.snapshot) }
+        let pushed = host.wantsPatches ? Self.withPatch(version, from: previous) : version.snapshot
+        host.watchers.values.forEach { $0.send(pushed) }
         host.waiters.values.forEach { $0.resume(returning: version.snapshot) }
         host.waiters.removeAll()
+    }
+
+    /// The snapshot with a JSON Patch from the previous committed version, encoded once for every
+    /// watcher that takes patches; the snapshot alone when there is no previous version.
+    private static func withPatch(_ version: RenderedVersion, from previous: (version: Int, body: JSONValue)?) -> EncodedSnapshot {
+        guard let previous else { return version.snapshot }
+        let snapshot = version.snapshot
+        let operations = JSONPatch.between(base: previous.version, previous.body, version: snapshot.version, version.body)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let patch = try? encoder.encode(JSONValue.array(operations)) else { return snapshot }
+        return EncodedSnapshot(
+            path: snapshot.path, version: snapshot.version, bytes: snapshot.bytes, patch: [UInt8](patch),
+            patchBase: previous.version
+        )
     }
 
     /// Puts view models whose versions could not be committed back to their committed state.

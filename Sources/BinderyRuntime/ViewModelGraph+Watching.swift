@@ -4,9 +4,12 @@ extension ViewModelGraph {
     /// unless the watcher already has it (`after` equals the current version).
     ///
     /// The first watcher makes the view model active. Returns an id for ``unwatch(_:id:)``.
+    /// With `patches`, the versions pushed carry a JSON Patch from the previous one when there is
+    /// one (``EncodedSnapshot/patch``).
     public func watch(
         _ path: String,
         after: Int?,
+        patches: Bool = false,
         send: @escaping @Sendable (EncodedSnapshot) -> Void,
         end: @escaping @Sendable () -> Void
     ) async throws(ViewModelError) -> Int {
@@ -15,7 +18,7 @@ extension ViewModelGraph {
         await settle()
         let missed = await loggedVersions(of: host, after: after)
         let id = makeID()
-        host.watchers[id] = .init(send: send, end: end)
+        host.watchers[id] = .init(send: send, end: end, patches: patches)
         // While this waited, the last other watcher may have left (deactivating) or the graph closed.
         if isClosed {
             end()

@@ -14,6 +14,8 @@ final class ViewModelHost {
         let send: @Sendable (EncodedSnapshot) -> Void
         /// Ends the watch from the server's side (session closed).
         let end: @Sendable () -> Void
+        /// Whether it takes JSON Patch events (new versions then carry a patch).
+        var patches = false
     }
 
     let path: String
@@ -24,7 +26,8 @@ final class ViewModelHost {
     private var body: JSONValue = .null
     /// The last version committed (published to readers and watchers), if any.
     private(set) var committed: EncodedSnapshot?
-    private var committedBody: JSONValue = .null
+    /// The snapshot members of ``committed`` (without the version), to compute patches from.
+    private(set) var committedBody: JSONValue = .null
     /// The version the store holds for this view model (a restored one before its first render).
     private(set) var storedVersion: Int?
     /// The newest version handed to the store, committed or not: the next commit replaces it.
@@ -36,6 +39,8 @@ final class ViewModelHost {
     /// The deferred command the newest version handed to the store records as running.
     var queuedCommand: String?
     var watchers: [Int: Watcher] = [:]
+    /// Whether a watcher takes patches: new versions are then diffed against the previous one.
+    var wantsPatches: Bool { watchers.values.contains { $0.patches } }
     var waiters: [Int: CheckedContinuation<EncodedSnapshot?, Never>] = [:]
     var activation: Task<Void, Never>?
     private(set) var isActive = false

@@ -50,6 +50,15 @@ struct ServeOptions: ParsableArguments {
     @Option(help: "Seconds between heartbeat comments on idle event streams (BINDERY_HEARTBEAT).")
     var heartbeat: Int = Environment.int("BINDERY_HEARTBEAT") ?? 15
 
+    @Flag(help: "Count clients by the address a proxy in front puts last in X-Forwarded-For (BINDERY_TRUST_FORWARDED_FOR=1).")
+    var trustForwardedFor: Bool = Environment.string("BINDERY_TRUST_FORWARDED_FOR").map { $0 == "1" || $0 == "true" } ?? false
+
+    @Option(help: "Live sessions one client address may hold; one more closes its own oldest (BINDERY_MAX_SESSIONS_PER_ADDRESS).")
+    var maxSessionsPerAddress: Int = Environment.int("BINDERY_MAX_SESSIONS_PER_ADDRESS") ?? 500
+
+    @Option(help: "Sessions one client address may create at once; then 20 a second (BINDERY_SESSION_CREATION_BURST).")
+    var sessionCreationBurst: Int = Environment.int("BINDERY_SESSION_CREATION_BURST") ?? 1000
+
     @Option(help: "With several nodes: seconds a command stays running after its node stops renewing its lease (BINDERY_COMMAND_LEASE).")
     var commandLease: Int = Environment.int("BINDERY_COMMAND_LEASE") ?? 15
 
@@ -73,9 +82,9 @@ struct ServeOptions: ParsableArguments {
 
     @Flag(
         inversion: .prefixedEnableDisable,
-        help: "Serve /api/upstream, which lets any client change the upstream for everyone (BINDERY_UPSTREAM_CONTROL=0 disables)."
+        help: "Serve /api/upstream, which lets any client change the upstream for everyone; on by default only when listening on loopback (BINDERY_UPSTREAM_CONTROL=0/1)."
     )
-    var upstreamControl: Bool = Environment.string("BINDERY_UPSTREAM_CONTROL").map { $0 != "0" && $0 != "false" } ?? true
+    var upstreamControl: Bool?
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (BINDERY_LOG_LEVEL).")
     var logLevel: LogLevelOption = Environment.string("BINDERY_LOG_LEVEL").flatMap(LogLevelOption.init(argument:)) ?? .init(.info)
@@ -121,11 +130,22 @@ struct ServeOptions: ParsableArguments {
                 connectionTimeoutSeconds: connectionTimeout
             ),
             publicDirectory: publicDir.isEmpty ? nil : publicDir,
-            sessions: SessionLimits(idleTimeout: .seconds(sessionIdleTimeout), maxSessions: maxSessions),
+            sessions: SessionLimits(
+                idleTimeout: .seconds(sessionIdleTimeout), maxSessions: maxSessions, perAddress: maxSessionsPerAddress,
+                creationBurst: sessionCreationBurst
+            ),
             streams: StreamLimits(perSession: maxStreamsPerSession, total: maxStreams, heartbeat: .seconds(max(1, heartbeat))),
             upstream: upstream,
-            upstreamControl: upstreamControl,
+            upstreamControl: upstreamControl
+                ?? Environment.string("BINDERY_UPSTREAM_CONTROL").map { $0 != "0" && $0 != "false" }
+                ?? Self.isLoopback(host),
+            trustForwardedFor: trustForwardedFor,
             commandLease: .seconds(commandLease)
         )
+    }
+
+    /// Whether `host` is a loopback address (only this machine can connect).
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 }

@@ -5,10 +5,14 @@ import Foundation
 /// Reads Server-Sent Events from an open response, one event at a time.
 final class EventStreamReader: @unchecked Sendable {
     // `pending` is used by one test task at a time.
-    /// One event: its `id:` and the `data:` decoded as JSON.
+    /// One event: its `id:`, its `event:` type (nil for a snapshot) and the `data:` decoded as
+    /// JSON (`data` when it is an object, `value` whatever it is), with its size in bytes.
     struct Event {
         let id: Int?
         let data: [String: JSONValue]
+        var type: String? = nil
+        var value: JSONValue = .null
+        var size = 0
 
         /// `outputs.<name>` of the snapshot the event carries.
         func output(_ name: String) -> JSONValue? { data["outputs"]?.objectValue?[name] }
@@ -50,12 +54,14 @@ final class EventStreamReader: @unchecked Sendable {
 
     private static func parse(_ block: String) -> Event? {
         var id: Int?
+        var type: String?
         var data = ""
         for line in block.split(separator: "\n") {
             if line.hasPrefix("id: ") { id = Int(line.dropFirst(4)) }
+            if line.hasPrefix("event: ") { type = String(line.dropFirst(7)) }
             if line.hasPrefix("data: ") { data += line.dropFirst(6) }
         }
         guard !data.isEmpty, let value = try? JSONDecoder().decode(JSONValue.self, from: Data(data.utf8)) else { return nil }
-        return Event(id: id, data: value.objectValue ?? [:])
+        return Event(id: id, data: value.objectValue ?? [:], type: type, value: value, size: data.utf8.count)
     }
 }

@@ -43,6 +43,11 @@ struct HTTPTestClient: Sendable {
 }
 
 extension RawHTTPResponse {
+    /// The body as JSON, whatever it is (null when it is not JSON).
+    var jsonValue: JSONValue {
+        (try? JSONDecoder().decode(JSONValue.self, from: Data(body))) ?? .null
+    }
+
     /// The body as JSON members (empty when not an object).
     var json: [String: JSONValue] {
         (try? JSONDecoder().decode(JSONValue.self, from: Data(body)))?.objectValue ?? [:]

@@ -2,6 +2,24 @@ import Testing
 
 @Suite("Operations over HTTP: metrics, health, OpenAPI")
 struct MetricsHTTPTests {
+    @Test func metricsCarryProcessFiguresAndWhatSessionsHold() async throws {
+        try await TestServer.with { server in
+            let client = try await server.newSession()
+            let form = try await client.request("GET", "/api/views/form")
+            let text = try await server.anonymousClient().request("GET", "/metrics").text
+            func value(_ name: String) -> Double? {
+                text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ")[1]) }
+            }
+            #expect((value("process_resident_memory_bytes") ?? 0) > 1_000_000)
+            #expect((value("process_open_fds") ?? 0) > 2)
+            #expect((value("process_max_fds") ?? 0) >= (value("process_open_fds") ?? .infinity))
+            #expect(value("process_cpu_seconds_total") != nil)
+            #expect((value("process_start_time_seconds") ?? 0) > 1_700_000_000)
+            #expect(value("bindery_session_snapshot_bytes") == Double(form.body.count), "one session, one snapshot")
+            #expect(value("bindery_session_snapshot_bytes_per_session") == Double(form.body.count))
+        }
+    }
+
     @Test func metricsCountRequestsCommandsSessionsStreamsAndUpstreamCalls() async throws {
         try await TestServer.with { server in
             let client = try await server.newSession()

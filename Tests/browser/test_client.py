@@ -214,6 +214,44 @@ def test_two_tabs_of_one_session_follow_each_other(driver, base_url):
     wait(driver, lambda: css(driver, "#form-output").text == "手机号:186, 密码:")
 
 
+PATCH_SPY = """
+const Original = window.EventSource;
+window.__streams = [];
+window.__patches = 0;
+window.EventSource = class extends Original {
+  constructor(url, options) {
+    super(url, options);
+    window.__streams.push(String(url));
+    this.addEventListener('patch', () => { window.__patches += 1; });
+  }
+};
+"""
+
+
+def test_live_updates_arrive_as_json_patches_and_apply(driver, base_url):
+    spy = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": PATCH_SPY})
+    try:
+        open_screen(driver, base_url, "/form")
+        phone = css(driver, "#phone")
+        wait(driver, lambda: phone.get_attribute("value") == "186")
+        assert any("patches=1" in url for url in driver.execute_script("return window.__streams")), (
+            "the thin client asks for patch events")
+        phone.send_keys(Keys.END, "12345678")
+        wait(driver, lambda: css(driver, "#form-output").text == "手机号:18612345678, 密码:")
+        wait(driver, lambda: driver.execute_script("return window.__patches") > 0,
+             message="the stream delivered JSON Patch events")
+        before = driver.execute_script("return window.__patches")
+        css(driver, "#password").send_keys("secret12")
+        wait(driver, lambda: css(driver, "#form-output").text == "手机号:18612345678, 密码:secret12")
+        wait(driver, lambda: driver.execute_script("return window.__patches") > before)
+        # The patched document is the server's: the page shows the version the server serves.
+        served = driver.execute_async_script(
+            "fetch('/api/views/form').then(r => r.json()).then(j => arguments[0](j.version))")
+        wait(driver, lambda: css(driver, "#form [data-version], [data-version]").get_attribute("data-version") == str(served))
+    finally:
+        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": spy["identifier"]})
+
+
 # ---------------------------------------------------------------------------------- list
 
 def load_list(driver, base_url):

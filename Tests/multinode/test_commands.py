@@ -30,7 +30,12 @@ def test_a_killed_nodes_command_shows_interrupted_once_its_lease_lapses(cluster_
     expect(call(one.base, "PATCH", "/api/upstream", body={"endpoints": endpoints}), 200)
     expect(call(one.base, "POST", "/api/views/list/commands/load", token), 202, "the load runs on node 1")
 
-    # Longer than the lease: node 1's renewals keep the command running on node 2.
+    # Node 2 hears of the start through the change feed (reads elsewhere are eventually
+    # consistent, within the notify-to-push lag)...
+    deadline = time.monotonic() + 2.0
+    while not list_on(two.base, token)["commands"]["load"]["executing"] and time.monotonic() < deadline:
+        time.sleep(0.02)
+    # ...then, for longer than the lease, node 1's renewals keep the command running there.
     deadline = time.monotonic() + 2 * LEASE
     while time.monotonic() < deadline:
         shown = list_on(two.base, token)["commands"]["load"]

@@ -39,7 +39,7 @@ def check_settings(text: str, where: str) -> None:
         "keepalive": r"keepalive \d+;",
         "HTTP/1.1 to the nodes": r"proxy_http_version 1\.1;",
         "an empty Connection header (keep-alive)": r'proxy_set_header Connection "";',
-        "Host passed": r"proxy_set_header Host \$host;",
+        "Host passed with its port (the origin check compares it with Origin)": r"proxy_set_header Host \$http_host;",
         "X-Forwarded-For passed": r"proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;",
         "X-Forwarded-Proto passed": r"proxy_set_header X-Forwarded-Proto \$scheme;",
         "no response buffering (SSE)": r"proxy_buffering off;",

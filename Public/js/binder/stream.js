@@ -2,11 +2,15 @@
 // applied version and, when it drops, shows "reconnecting", checks the view and reopens with the
 // shared back-off (jittered, so that many tabs don't stampede).
 //
-// The server sends default (unnamed) `message` events: `id:` is the version, `data:` the snapshot.
+// The stream asks for patches (?patches=1): the server sends a whole snapshot first, as a default
+// (unnamed) `message` event (`id:` the version, `data:` the snapshot), then `patch` events: an RFC
+// 6902 JSON Patch from the version this stream received last (its first operation tests that
+// version). A patch that does not apply reopens the stream for a whole snapshot.
 // Our own new EventSource can't send Last-Event-ID, so it resumes with ?lastEventId=<version>.
 
 import * as api from '../api.js';
 import { Backoff } from '../backoff.js';
+import { applyPatch } from './patch.js';
 
 const STEADY_MS = 5000; // a stream that stayed up this long earns a quick retry when it drops
 
@@ -29,6 +33,7 @@ export class EventStream {
     this.backoff = new Backoff({ jitter: true });
     this.openedAt = 0;
     this.timer = null;
+    this.last = null; // the snapshot this stream received last: what a patch applies to
   }
 
   setState(state) {
@@ -39,8 +44,10 @@ export class EventStream {
 
   open() {
     if (this.closed) return;
-    const version = this.hooks.version();
-    const source = new EventSource(api.eventsURL(this.path, version >= 0 ? version : null));
+    // Resume only from the snapshot this stream holds: a patch needs it as its base.
+    const version = this.last ? this.hooks.version() : -1;
+    if (this.last && this.last.version !== version) this.last = null;
+    const source = new EventSource(api.eventsURL(this.path, this.last ? version : null, { patches: true }));
     this.source = source;
     source.onopen = () => {
       if (this.source !== source) return;
@@ -53,8 +60,24 @@ export class EventStream {
       this.backoff.reset();
       let snapshot;
       try { snapshot = JSON.parse(event.data); } catch { return; }
+      this.last = snapshot;
       this.hooks.onSnapshot(snapshot);
     };
+    source.addEventListener('patch', (event) => {
+      if (this.source !== source) return;
+      this.backoff.reset();
+      let snapshot;
+      try {
+        snapshot = applyPatch(this.last, JSON.parse(event.data));
+      } catch {
+        // Not the version this patch was made against: start again from a whole snapshot.
+        this.last = null;
+        this.drop();
+        return;
+      }
+      this.last = snapshot;
+      this.hooks.onSnapshot(snapshot);
+    });
     source.onerror = () => {
       if (this.source === source) this.drop();
     };

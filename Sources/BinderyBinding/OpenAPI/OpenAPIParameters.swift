@@ -35,6 +35,11 @@ enum OpenAPIParameters {
             "description": "Same as `Last-Event-ID`, for clients that cannot set headers (used when the header is absent).",
             "schema": ["type": "integer"],
         ],
+        "PatchesQuery": [
+            "name": "patches", "in": "query", "required": false,
+            "description": "`1`: send JSON Patch events (`event: patch`) after the first snapshot instead of whole snapshots.",
+            "schema": ["type": "string", "enum": ["0", "1"]],
+        ],
     ]
 
     /// Every shared header, by name.

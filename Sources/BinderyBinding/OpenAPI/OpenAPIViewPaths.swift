@@ -108,8 +108,10 @@ enum OpenAPIViewPaths {
             "watch\(route.name)", of: route, summary: "Server-Sent Events: \(route.title)",
             description: "Opens a stream; the view model is active while it is open. Starts with `retry: 2000`, then "
                 + "one event per version (`id:` = version, `data:` = the snapshot JSON), the current one first unless "
-                + "`Last-Event-ID` already names it; `: heartbeat` comments every 15 s.",
-            parameters: ["LastEventID", "LastEventIdQuery"],
+                + "`Last-Event-ID` already names it; `: heartbeat` comments every 15 s. With `patches=1`, a version "
+                + "that follows the one the stream sent last comes as `event: patch` whose `data:` is an RFC 6902 JSON "
+                + "Patch from that version (its first operation tests `/version`), when smaller than the snapshot.",
+            parameters: ["LastEventID", "LastEventIdQuery", "PatchesQuery"],
             responses: [
                 "200": [
                     "description": "The stream.",

@@ -1,0 +1,36 @@
+import BinderyHTTP
+import BinderyRuntime
+import Synchronization
+
+/// Writes the versions of one watched view model to its event stream: whole snapshots, or JSON
+/// Patch events for a stream that asked for them (`?patches=1`).
+///
+/// A patch goes out only when it applies to the version this stream sent last (the client holds
+/// exactly that one) and is smaller than the snapshot; otherwise the snapshot does.
+final class EventSender: Sendable {
+    private let stream: ResponseStream
+    /// Whether the stream takes patches.
+    let patches: Bool
+    private let lastSent: Mutex<Int?>
+
+    /// A sender to `stream`; `lastSent` is the version the client already holds (a resume).
+    init(stream: ResponseStream, patches: Bool, lastSent: Int?) {
+        self.stream = stream
+        self.patches = patches
+        self.lastSent = Mutex(lastSent)
+    }
+
+    /// Writes one version.
+    @Sendable func send(_ snapshot: EncodedSnapshot) {
+        let frame = lastSent.withLock { last in
+            defer { last = snapshot.version }
+            if patches, let patch = snapshot.patch, let base = snapshot.patchBase, base == last,
+                patch.count < snapshot.bytes.count
+            {
+                return EventStreams.patchFrame(version: snapshot.version, patch: patch)
+            }
+            return EventStreams.frame(snapshot)
+        }
+        stream.write(frame)
+    }
+}
