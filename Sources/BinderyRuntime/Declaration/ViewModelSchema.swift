@@ -48,7 +48,8 @@ public struct ViewModelSchema: Sendable {
         /// The literal path segment, `items`; empty for a route right below the parent
         /// (`courses/{id}`).
         public let segment: String
-        /// The parameter's name, `id`; empty for a fixed page (`edit`, see ``ChildRoute/page(_:title:titleMember:segment:child:resolve:)``).
+        /// The parameter's name, `id`; empty for a fixed page such as `edit`
+        /// (``ChildRoute/page(_:title:titleMember:segment:child:resolve:)``).
         public let parameter: String
         /// The values the parameter takes.
         public let parameterSchema: Schema
