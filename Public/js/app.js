@@ -48,7 +48,8 @@ const ctx = {
 /** A binder of root to the view model at path with the app's standard wiring (not started). */
 function bind(root, path, route) {
   const binder = new Binder(root, path, {
-    navigate: (url) => navigate(url),
+    // Previous/Next between siblings replaces the history entry: Back leaves the photos at once.
+    navigate: (url) => navigate(url, { replace: isSibling(location.pathname, new URL(url, location.href).pathname) }),
     notify: (message) => showToast(message),
     connection: (state) => { if (current && current.binder === binder) setConnection(state); },
     onFatal: (err) => { if (current && current.binder === binder) showNotFound(err); },
@@ -59,7 +60,37 @@ function bind(root, path, route) {
   return binder;
 }
 
-function render(url) {
+/** Puts scroll position and focus back once the screen shows them (Back to a list row). */
+function restoreView(restore) {
+  const deadline = Date.now() + 5000;
+  const attempt = () => {
+    const { focus } = restore;
+    let target = null;
+    if (focus && focus.href) target = main.querySelector(`a[href="${CSS.escape(focus.href)}"]`);
+    else if (focus && focus.id) target = document.getElementById(focus.id);
+    else if (focus && focus.list) {
+      const row = main.querySelector(`#${CSS.escape(focus.list)} [data-key="${CSS.escape(focus.key)}"]`);
+      target = row && (row.querySelector('a[href], button, input, select, textarea, [tabindex]') || row);
+    }
+    const tall = document.documentElement.scrollHeight >= restore.scrollY + window.innerHeight * 0.5;
+    if ((focus ? target : tall) || Date.now() > deadline) {
+      if (target) target.focus({ preventScroll: true });
+      window.scrollTo(0, restore.scrollY);
+      return;
+    }
+    requestAnimationFrame(attempt);
+  };
+  requestAnimationFrame(attempt);
+}
+
+/** Whether `to` is a sibling page of `from` (the next photo): such a move replaces history. */
+function isSibling(from, to) {
+  const a = from.split('/');
+  const b = to.split('/');
+  return a.length === b.length && a.length > 2 && a.slice(0, -1).join('/') === b.slice(0, -1).join('/') && from !== to;
+}
+
+function render(url, restore = null) {
   if (current) {
     if (current.binder) current.binder.stop();
     if (current.unmount) current.unmount();
@@ -85,8 +116,10 @@ function render(url) {
   const screen = SCREENS[route.name];
   if (screen) current.unmount = screen.mount(root, ctx, binder) || null;
   if (binder) binder.start(); else setConnection('open');
-  // Move focus to the new screen's heading so keyboard and screen-reader users follow along.
-  if (!firstRender) (main.querySelector('h1') || main).focus({ preventScroll: false });
+  // Back/Forward: where the user was; otherwise focus the new screen's heading so keyboard and
+  // screen-reader users follow along.
+  if (restore) restoreView(restore);
+  else if (!firstRender) (main.querySelector('h1') || main).focus({ preventScroll: false });
   firstRender = false;
 }
 

@@ -4,17 +4,41 @@
 // shows is the route table's business (routes.js).
 
 /**
- * Starts routing. render(url) is called for the first page and on every navigation.
+ * What identifies the focused control across a re-render: a link's href, an element's id, or the
+ * key of its row in a keyed list (`data-key` inside an element with an id).
+ */
+function focusKey(element) {
+  if (!element || element === document.body) return null;
+  const link = element.closest('a[href]');
+  if (link) return { href: link.getAttribute('href') };
+  if (element.id) return { id: element.id };
+  const row = element.closest('[data-key]');
+  const list = row && row.parentElement && row.parentElement.closest('[id]');
+  return row && list ? { list: list.id, key: row.dataset.key } : null;
+}
+
+/**
+ * Starts routing. render(url, restore) is called for the first page and on every navigation;
+ * `restore` is {scrollY, focus} when Back/Forward returns to a page (where it was scrolled to and
+ * the control that had focus, saved when the user left it), else null.
  * Returns navigate(url, {replace}).
  */
 export function startRouter(render) {
+  // The page is rendered after the data arrives: restoring the scroll position is ours to do.
+  if ('scrollRestoration' in history) history.scrollRestoration = 'manual';
   const navigate = (url, { replace = false } = {}) => {
     const target = new URL(url, location.href);
     if (target.origin !== location.origin) { location.assign(target.href); return; }
     const href = target.pathname + target.search + target.hash;
     if (href === location.pathname + location.search + location.hash && !replace) return;
-    if (replace) history.replaceState({}, '', href); else history.pushState({}, '', href);
-    render(target);
+    if (replace) {
+      history.replaceState({}, '', href);
+    } else {
+      // Remember where the user was on the page being left, for Back.
+      history.replaceState({ ...(history.state || {}), scrollY: window.scrollY, focus: focusKey(document.activeElement) }, '');
+      history.pushState({}, '', href);
+    }
+    render(target, null);
   };
 
   // Same-origin links navigate in-page, unless modified clicks or opted out (data-native).
@@ -29,12 +53,15 @@ export function startRouter(render) {
     navigate(url.href);
   });
 
-  window.addEventListener('popstate', () => render(new URL(location.href)));
+  window.addEventListener('popstate', (event) => {
+    const state = event.state || {};
+    render(new URL(location.href), state.scrollY != null || state.focus ? { scrollY: state.scrollY || 0, focus: state.focus } : null);
+  });
 
   // Normalise a trailing slash ("/form/" -> "/form") once, then render the first page.
   if (location.pathname.length > 1 && location.pathname.endsWith('/')) {
     history.replaceState({}, '', location.pathname.replace(/\/+$/, '') + location.search + location.hash);
   }
-  render(new URL(location.href));
+  render(new URL(location.href), null);
   return navigate;
 }

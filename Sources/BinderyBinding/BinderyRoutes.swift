@@ -46,7 +46,13 @@ struct BinderyRoutes {
                 router.add(.get, "/\(screen.name)/{rest...}", shell)
             }
             router.add(.get, "/", files)
-            router.add(.get, "/{rest...}", files)
+            // The icon browsers ask for by name is the SVG one the page links.
+            router.add(.get, "/favicon.ico", immediate: { _ in
+                Response(status: .movedPermanently, headers: [.location: "/favicon.svg"], body: .bytes([]))
+            }, handler: { _ in
+                Response(status: .movedPermanently, headers: [.location: "/favicon.svg"], body: .bytes([]))
+            })
+            router.add(.get, "/{rest...}", PageFallback(files: files, shell: shell, screens: Set(screens.map(\.name))))
         }
         return router
     }

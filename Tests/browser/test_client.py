@@ -48,8 +48,14 @@ def cell_kinds(driver):
     return [c.get_attribute("data-kind") for c in all_css(driver, "#poi-list .poi-cell")]
 
 
+def usable(control):
+    """Enabled: not `disabled`, and not `aria-disabled` (a focused button whose command runs keeps
+    its focus that way)."""
+    return control.is_enabled() and control.get_attribute("aria-disabled") != "true"
+
+
 def idle(button):
-    return button.is_enabled() and button.get_attribute("aria-busy") != "true"
+    return usable(button) and button.get_attribute("aria-busy") != "true"
 
 
 # ---------------------------------------------------------------------------------- index
@@ -130,7 +136,7 @@ def test_form_binds_typing_colours_output_and_clear(driver, base_url, screenshot
     assert password.get_attribute("value") == ""
     assert output.text == "手机号:186, 密码:"
     assert color(driver, phone) == RED and color(driver, password) == RED
-    assert not clear.is_enabled()
+    assert not usable(clear)
     screenshot("form-initial")
 
     # Typed as fast as WebDriver can: every keystroke must survive the round trips.
@@ -140,19 +146,19 @@ def test_form_binds_typing_colours_output_and_clear(driver, base_url, screenshot
     assert phone.get_attribute("value") == "18612345678"
     wait(driver, lambda: color(driver, phone) == BLACK)
     assert phone.get_attribute("aria-invalid") == "false"
-    assert color(driver, password) == RED and not clear.is_enabled()
+    assert color(driver, password) == RED and not usable(clear)
 
     password.send_keys("secret12")
     wait(driver, lambda: output.text == "手机号:18612345678, 密码:secret12")
     wait(driver, lambda: color(driver, password) == BLACK)
-    wait(driver, lambda: clear.is_enabled())
+    wait(driver, lambda: usable(clear))
     screenshot("form-valid")
 
     clear.click()
     wait(driver, lambda: phone.get_attribute("value") == "186" and password.get_attribute("value") == "")
     wait(driver, lambda: output.text == "手机号:186, 密码:")
     assert color(driver, phone) == RED and color(driver, password) == RED
-    wait(driver, lambda: not clear.is_enabled())
+    wait(driver, lambda: not usable(clear))
 
     # The state lives on the server: a reload shows the same view model.
     phone.send_keys(Keys.END, "1")
@@ -203,7 +209,7 @@ def test_two_tabs_of_one_session_follow_each_other(driver, base_url):
         wait(driver, lambda: css(driver, "#phone").get_attribute("value") == "18612345678")
         wait(driver, lambda: color(driver, css(driver, "#phone")) == BLACK)
         css(driver, "#password").send_keys("secret12")
-        wait(driver, lambda: css(driver, "#clear").is_enabled())
+        wait(driver, lambda: usable(css(driver, "#clear")))
         css(driver, "#clear").click()
         wait(driver, lambda: css(driver, "#phone").get_attribute("value") == "186")
     finally:
@@ -250,6 +256,48 @@ def test_live_updates_arrive_as_json_patches_and_apply(driver, base_url):
         wait(driver, lambda: css(driver, "#form [data-version], [data-version]").get_attribute("data-version") == str(served))
     finally:
         driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": spy["identifier"]})
+
+
+def test_back_from_an_item_restores_the_row_scroll_and_focus(driver, base_url, screenshot):
+    driver.set_window_size(390, 844)
+    try:
+        load_list(driver, base_url)
+        rows = all_css(driver, "#poi-list li[data-key]")
+        assert len(rows) > 4, "a loaded list has rows"
+        key = rows[-1].get_attribute("data-key")
+        row = rows[-1].find_element(By.CSS_SELECTOR, ".poi-cell")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", row)
+        scrolled = driver.execute_script("return window.scrollY")
+        row.send_keys(Keys.ENTER)
+        wait(driver, lambda: path_of(driver).startswith("/list/items/"))
+        driver.back()
+        wait(driver, lambda: path_of(driver) == "/list")
+        wait(driver, lambda: driver.execute_script(
+            "const row = document.activeElement && document.activeElement.closest('[data-key]');"
+            "return row && row.dataset.key") == key, message="focus is back on the row that was opened")
+        wait(driver, lambda: abs(driver.execute_script("return window.scrollY") - (scrolled or 0)) < 40,
+             message=f"the list is scrolled back to where it was ({scrolled})")
+        assert scrolled and scrolled > 0, "the row was below the fold"
+        screenshot("list-back-restored")
+    finally:
+        driver.set_window_size(1280, 800)
+
+
+def test_unknown_addresses_show_a_page_and_the_password_is_never_live(driver, base_url, screenshot):
+    driver.get(base_url + "/nope")
+    wait(driver, lambda: "Not found" in driver.title)
+    assert css(driver, "#nav a"), "the not-found page keeps the navigation"
+    screenshot("not-found")
+    driver.get(base_url + "/form/")
+    wait(driver, lambda: path_of(driver) == "/form")
+    wait(driver, lambda: css(driver, "#phone").get_attribute("value") == "186")
+    live = driver.execute_script(
+        "return [...document.querySelectorAll('[aria-live]')].filter(e => e.getAttribute('aria-live') !== 'off')"
+        ".some(e => e.contains(document.getElementById('form-output')))")
+    assert not live, "the echo of the password is not in a live region"
+    icon = driver.execute_script("return document.querySelector('link[rel=icon]').href")
+    with urllib.request.urlopen(icon, timeout=5) as response:
+        assert response.headers["Content-Type"].startswith("image/svg+xml")
 
 
 # ---------------------------------------------------------------------------------- list
@@ -421,11 +469,12 @@ def test_gallery_opens_photo_and_back_returns(driver, base_url, upstream, screen
     assert css(driver, "#photo-position").text == f"Photo {int(index) + 1} of {count}"
     screenshot("photo")
 
-    # next answers navigate to the neighbour's page; back walks the history.
+    # next answers navigate to the neighbour's page, replacing the history entry: Back leaves the
+    # photos at once instead of walking through them one by one.
     css(driver, "#next").click()
     wait(driver, lambda: path_of(driver) == f"/gallery/photos/{int(index) + 1}")
-    driver.back()
-    wait(driver, lambda: path_of(driver) == f"/gallery/photos/{index}")
+    css(driver, "#next").click()
+    wait(driver, lambda: path_of(driver) == f"/gallery/photos/{int(index) + 2}")
     driver.back()
     wait(driver, lambda: path_of(driver) == "/gallery")
     wait(driver, lambda: len(all_css(driver, "#gallery-grid .thumb")) == count)
@@ -439,7 +488,7 @@ def test_photo_page_is_shareable(driver, base_url, upstream):
     open_screen(driver, base_url, "/gallery/photos/0")
     image = css(driver, "#photo-image")
     wait(driver, lambda: image.is_displayed() and image_loaded(driver, image), timeout=15)
-    assert not css(driver, "#prev").is_enabled()  # no neighbour before the first photo
+    assert not usable(css(driver, "#prev"))  # no neighbour before the first photo
 
 
 # ---------------------------------------------------------------------------------- stream
@@ -527,7 +576,7 @@ def test_form_survives_a_server_restart(driver, restartable_server, screenshot):
                 and output.text == "手机号:18612345678, 密码:passw0rd")
 
     wait(driver, reconnected_without_reset, timeout=30, message="the page did not come back with the typed values")
-    assert css(driver, "#clear").is_enabled()  # both valid now: the snapshot is the server's, not a reset
+    assert usable(css(driver, "#clear"))  # both valid now: the snapshot is the server's, not a reset
     # Read after the wait: the poll's own version read may precede the snapshot the output shows.
     after = driver.execute_script("return window.__bindery.snapshot.version")
     assert after >= versions[-1] and after > before, (before, versions, after)
@@ -594,7 +643,7 @@ def test_recipes_list_add_edit_and_detail(driver, base_url, screenshot):
     css(driver, "#edit-back").click()
     wait(driver, lambda: path_of(driver) == f"/recipes/{recipe_id}")
     wait(driver, lambda: css(driver, "#recipe-blurb").text == "Six baths")
-    assert css(driver, "#start-timer").is_enabled()
+    assert usable(css(driver, "#start-timer"))
     screenshot("recipe")
 
 
@@ -627,7 +676,7 @@ def test_the_timer_counts_down_live(driver, base_url, screenshot):
     call = api_session(base_url)
     recipe_id = new_recipe(call, "Quick timer", [("Developer", 2), ("Fixer", 2)])
     open_screen(driver, base_url, f"/recipes/{recipe_id}")
-    wait(driver, lambda: css(driver, "#start-timer").is_enabled())
+    wait(driver, lambda: usable(css(driver, "#start-timer")))
     css(driver, "#start-timer").click()
     wait(driver, lambda: path_of(driver) == f"/recipes/{recipe_id}/timer")
     wait(driver, lambda: css(driver, "#timer-clock").text == "0:02")
@@ -639,7 +688,7 @@ def test_the_timer_counts_down_live(driver, base_url, screenshot):
     assert css(driver, "#timer-next").text == ""
     screenshot("recipe-timer")
     wait(driver, lambda: css(driver, "#timer-clock").text == "0:00", timeout=5)
-    wait(driver, lambda: css(driver, "#timer-reset").is_enabled() and not css(driver, "#timer-start").is_enabled())
+    wait(driver, lambda: usable(css(driver, "#timer-reset")) and not usable(css(driver, "#timer-start")))
 
 
 def test_a_deleted_recipes_open_page_shows_not_found(driver, base_url):
@@ -647,6 +696,6 @@ def test_a_deleted_recipes_open_page_shows_not_found(driver, base_url):
     recipe_id = new_recipe(call, "Doomed", [])
     open_screen(driver, base_url, f"/recipes/{recipe_id}")
     wait(driver, lambda: css(driver, "#recipe-name").text == "Doomed")
-    assert not css(driver, "#start-timer").is_enabled()
+    assert not usable(css(driver, "#start-timer"))
     call("POST", "/api/views/recipes/commands/delete", {"id": recipe_id}, wait_seconds=10)
     wait(driver, lambda: css(driver, "main h1").text == "Not found", message="the deleted recipe's page stayed")

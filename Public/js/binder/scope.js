@@ -91,8 +91,20 @@ export class Scope {
     const state = own || (rootSnapshot.commands && rootSnapshot.commands[name]);
     const busy = Boolean(state && state.executing) || this.binder.localBusy.has(el);
     const enabled = Boolean(state && state.enabled) && !busy;
-    if ('disabled' in el && el.tagName !== 'A') el.disabled = !enabled;
-    else el.setAttribute('aria-disabled', String(!enabled));
+    if ('disabled' in el && el.tagName !== 'A') {
+      // A focused control that becomes unavailable (its own command runs) stays focusable, so
+      // keyboard and screen-reader users keep their place; it is really disabled once they move on.
+      const keepFocus = !enabled && document.activeElement === el;
+      el.disabled = !enabled && !keepFocus;
+      if (keepFocus) {
+        el.setAttribute('aria-disabled', 'true');
+        el.addEventListener('blur', () => this.renderCommand({ el, name }, this.source, this.binder.snapshot || rootSnapshot), { once: true });
+      } else {
+        el.removeAttribute('aria-disabled');
+      }
+    } else {
+      el.setAttribute('aria-disabled', String(!enabled));
+    }
     el.setAttribute('aria-busy', String(busy));
   }
 
