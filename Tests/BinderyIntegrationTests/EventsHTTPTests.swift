@@ -4,6 +4,23 @@ import Testing
 
 @Suite("Live push over HTTP: event streams, activation, resume, long-poll, limits, shutdown")
 struct EventsHTTPTests {
+    @Test func aClientThatClosesItsStreamIsFreedWithinOneHeartbeat() async throws {
+        // Before, a client that closed normally was noticed at the second heartbeat after it left.
+        try await TestServer.with(streams: StreamLimits(heartbeat: .seconds(2))) { server in
+            let client = try await server.newSession()
+            let stream = try await client.events("/api/views/form/events")
+            _ = try await stream.next { _ in true }
+            #expect(server.application.streams.count == 1)
+            let closed = ContinuousClock.now
+            stream.close()
+            while server.application.streams.count > 0, ContinuousClock.now - closed < .seconds(10) {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(server.application.streams.count == 0)
+            #expect(ContinuousClock.now - closed < .seconds(3.5), "one heartbeat (2 s) and its probe, not two heartbeats")
+        }
+    }
+
     @Test func openingAPhotoStreamLoadsThePhoto() async throws {
         try await TestServer.with { server in
             let client = try await server.newSession()
