@@ -61,8 +61,11 @@ public final class HTTPServer: Sendable {
         guard configuration.maxBodyBytes >= 0, configuration.connectionMemoryLimit > 0 else {
             throw .invalidConfiguration("limits must not be negative")
         }
-        // Limits are per daemon in libmicrohttpd: share the totals between the workers.
-        let connectionLimit = (configuration.connectionLimit + workers - 1) / workers
+        // libmicrohttpd's limits are per daemon, and the kernel does not share connections out
+        // evenly: each worker may take the whole total, and the dispatcher answers 503 to
+        // requests beyond it (counted over all workers), so a full server refuses instead of
+        // leaving connections waiting. The headroom is what lets those 503s be sent.
+        let connectionLimit = configuration.connectionLimit + max(16, configuration.connectionLimit / 8)
         let perIPLimit = (configuration.perIPConnectionLimit + workers - 1) / workers
         var daemons: [MHDDaemon] = []
         var port = configuration.port

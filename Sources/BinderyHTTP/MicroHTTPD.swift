@@ -174,6 +174,13 @@ private let completedHandler: MHD_RequestCompletedCallback = { serverContext, _,
     dispatcher.completed(context, normally: termination == .REQUEST_TERMINATED_COMPLETED_OK)
 }
 
+/// NOTIFY_CONNECTION: counts open connections over all workers.
+private let connectionHandler: MHD_NotifyConnectionCallback = { serverContext, _, _, event in
+    guard let serverContext else { return }
+    let dispatcher = Unmanaged<RequestDispatcher>.fromOpaque(serverContext).takeUnretainedValue()
+    dispatcher.connectionChanged(opened: event == .CONNECTION_NOTIFY_STARTED)
+}
+
 /// libmicrohttpd's error log, already formatted by the shim.
 private let logHandler: bindery_log_fn = { serverContext, message in
     guard let serverContext, let message else { return }
@@ -217,6 +224,8 @@ final class MHDDaemon: @unchecked Sendable {
             access_handler_context: context,
             completed_handler: completedHandler,
             completed_handler_context: context,
+            connection_handler: connectionHandler,
+            connection_handler_context: context,
             log: logHandler,
             log_context: context
         ))

@@ -14,6 +14,8 @@ final class RequestDispatcher: Sendable {
     }
 
     let configuration: ServerConfiguration
+    /// Open connections over all workers.
+    private let openConnections = Atomic<Int>(0)
     private let responder: any HTTPResponder
     private let logger: Logger
     private let observer: (@Sendable (CompletedRequest) -> Void)?
@@ -42,7 +44,13 @@ final class RequestDispatcher: Sendable {
         let head = connection.requestHeaders()
         let (headers, contentLengthCount, codings) = (head.fields, head.contentLengthCount, head.transferEncodings)
         var problem: Problem?
-        if head.hostCount > 1 {
+        if openConnections.load(ordering: .relaxed) > configuration.connectionLimit {
+            problem = Problem(
+                status: .serviceUnavailable, title: "Server busy",
+                detail: "The server holds as many connections as it allows; try again in a moment.",
+                headers: [.retryAfter: "1"]
+            )
+        } else if head.hostCount > 1 {
             problem = Problem(status: .badRequest, detail: "The request has more than one Host header.")
         } else if contentLengthCount > 1 {
             problem = Problem(status: .badRequest, detail: "The request has more than one Content-Length header.")
@@ -72,6 +80,14 @@ final class RequestDispatcher: Sendable {
     static func isChunkedOnly(_ values: [String]) -> Bool {
         values.count == 1 && values[0].lowercased() == "chunked"
     }
+
+    /// Counts a connection opening or closing (libmicrohttpd's connection notification).
+    func connectionChanged(opened: Bool) {
+        openConnections.add(opened ? 1 : -1, ordering: .relaxed)
+    }
+
+    /// The open connections over all workers.
+    var connectionCount: Int { openConnections.load(ordering: .relaxed) }
 
     /// A later call with no upload data: the request is complete (or a task's answer is ready).
     /// Returns the response to queue, or nil after suspending the connection for a task.

@@ -67,6 +67,7 @@ struct MHD_Daemon *bindery_start_daemon(const struct bindery_daemon_options *opt
         MHD_OPTION_CONNECTION_TIMEOUT, options->connection_timeout_seconds,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, options->connection_memory_limit,
         MHD_OPTION_NOTIFY_COMPLETED, options->completed_handler, options->completed_handler_context,
+        MHD_OPTION_NOTIFY_CONNECTION, options->connection_handler, options->connection_handler_context,
         MHD_OPTION_EXTERNAL_LOGGER, bindery_log_trampoline, (void *)options,
         MHD_OPTION_UNESCAPE_CALLBACK, bindery_identity_unescape, NULL,
         MHD_OPTION_END);

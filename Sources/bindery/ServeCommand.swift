@@ -25,7 +25,13 @@ struct ServeCommand: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "bindery")
-        let configuration = try options.configuration()
+        var configuration = try options.configuration()
+        let descriptors = FileDescriptorBudget.raise()
+        let affordable = FileDescriptorBudget.connections(allowedBy: descriptors, workers: configuration.server.workers)
+        if configuration.server.connectionLimit > affordable {
+            logger.warning("Open-file limit \(descriptors) allows \(affordable) connections, not \(configuration.server.connectionLimit): lowering the limit (raise `ulimit -n` for more)")
+            configuration.server.connectionLimit = affordable
+        }
         let location = try options.storeLocation()
         let store: any SessionStateStore
         do {

@@ -31,6 +31,9 @@ struct bindery_daemon_options {
     void *access_handler_context;
     MHD_RequestCompletedCallback completed_handler;
     void *completed_handler_context;
+    /// Told when a connection opens and closes (MHD_OPTION_NOTIFY_CONNECTION).
+    MHD_NotifyConnectionCallback connection_handler;
+    void *connection_handler_context;
     bindery_log_fn log;
     void *log_context;
 };
