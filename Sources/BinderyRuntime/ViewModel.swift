@@ -24,7 +24,7 @@ public protocol ViewModel: AnyObject, SendableMetatype {
     /// refuses the write and nothing changes. `conditional` says the write carries `If-Match`:
     /// throw ``ViewModelError/versionMismatch(current:)`` when the model changed since the view
     /// model was last rendered (the graph answers with its own current version).
-    func writeThrough(_ patch: JSONValue, conditional: Bool) async throws(ViewModelError)
+    nonisolated(nonsending) func writeThrough(_ patch: JSONValue, conditional: Bool) async throws(ViewModelError)
 
     /// Whether what the view model shows no longer exists (a deleted recipe). The graph then
     /// stops hosting it: its streams end, its work is cancelled and its path answers 404.
@@ -36,7 +36,7 @@ extension ViewModel {
     public func whileActive() async {}
 
     /// Nothing to commit elsewhere by default: the write is the view model's own state.
-    public func writeThrough(_ patch: JSONValue, conditional: Bool) async throws(ViewModelError) {}
+    public nonisolated(nonsending) func writeThrough(_ patch: JSONValue, conditional: Bool) async throws(ViewModelError) {}
 
     /// A view model exists as long as its parent resolves it, by default.
     public var isGone: Bool { false }

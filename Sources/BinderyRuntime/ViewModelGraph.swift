@@ -85,6 +85,13 @@ public actor ViewModelGraph {
                 await settle()
                 throw .versionMismatch(current: host.current.version)
             }
+            // While a bound model's commit waited, this view model's own commit may have lost a race
+            // and be reloading: prepare again on what it reloads (the shared model already holds
+            // the write; writing it again changes nothing). Conditional writes to a bound view
+            // model are checked by its model (its version moves with the model's changes,
+            // this write's included). `writeThrough` runs on this actor (`nonisolated(nonsending)`):
+            // for a view model bound to nothing, nothing runs between the check above and here.
+            guard !reloading.contains(ObjectIdentifier(host)) else { continue }
             apply()
             do {
                 try await commitChanges()

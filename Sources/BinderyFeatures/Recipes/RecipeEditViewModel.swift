@@ -37,7 +37,7 @@ public final class RecipeEditViewModel: ViewModel {
 
     /// Commits a checked write of `name`, `blurb` and `filmType` to the recipe before the graph
     /// shows it; a conditional write (`If-Match`) only while the recipe is at the version shown.
-    public func writeThrough(_ patch: JSONValue, conditional: Bool) async throws(ViewModelError) {
+    public nonisolated(nonsending) func writeThrough(_ patch: JSONValue, conditional: Bool) async throws(ViewModelError) {
         let members = patch.objectValue ?? [:]
         let expected = conditional ? (shownVersion ?? 0) : nil
         do {
