@@ -7,6 +7,7 @@ import re
 import time
 import urllib.request
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
@@ -18,7 +19,10 @@ BLACK = "rgb(0, 0, 0)"
 # ---------------------------------------------------------------------------------- helpers
 
 def wait(driver, condition, timeout=10, message=""):
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: condition(), message)
+    """Polls `condition` until it holds. An element replaced between finding and reading it (a
+    screen re-rendered meanwhile) is only a reason to look again."""
+    return WebDriverWait(driver, timeout, poll_frequency=0.05,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: condition(), message)
 
 
 def open_screen(driver, base_url, path):
