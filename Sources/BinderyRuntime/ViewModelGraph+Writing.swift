@@ -1,0 +1,60 @@
+/// Writing inputs, and following what other nodes wrote.
+extension ViewModelGraph {
+    /// Writes inputs from a JSON merge patch; all or nothing.
+    ///
+    /// With `ifVersion`, the write happens only while the current version is one of those
+    /// (a conditional request's `If-Match`); otherwise it is refused and nothing changes.
+    public func write(_ path: String, patch: JSONValue, ifVersion: Set<Int>? = nil) async throws(ViewModelError) -> EncodedSnapshot {
+        // Another node may commit first: reload its state, then a plain write is applied again
+        // on top of it, and a conditional one finds its version stale (412).
+        for _ in 0..<3 {
+            let host = try await preparedHost(at: path)
+            await settle()
+            // A render of another request may still be on its way to the store: wait for it, so
+            // If-Match is checked against what the write would replace.
+            for _ in 0..<5 where host.version != host.current.version { await settle() }
+            // A version newer than ours: another node wrote it and this copy has not heard yet.
+            if let ifVersion, let newest = ifVersion.max(), newest > host.current.version {
+                await reload(host)
+            }
+            if let ifVersion, !ifVersion.contains(host.current.version) {
+                throw .versionMismatch(current: host.current.version)
+            }
+            let apply = try host.viewModel.prepareWrite(patch)
+            // A view model bound to a shared model commits the write there first.
+            do {
+                try await host.viewModel.writeThrough(patch, conditional: ifVersion != nil)
+            } catch .versionMismatch {
+                await settle()
+                throw .versionMismatch(current: host.current.version)
+            }
+            // While a bound model's commit waited, this view model's own commit may have lost a race
+            // and be reloading: prepare again on what it reloads (the shared model already holds
+            // the write; writing it again changes nothing). Conditional writes to a bound view
+            // model are checked by its model (its version moves with the model's changes,
+            // this write's included). `writeThrough` runs on this actor (`nonisolated(nonsending)`):
+            // for a view model bound to nothing, nothing runs between the check above and here.
+            guard !reloading.contains(ObjectIdentifier(host)) else { continue }
+            apply()
+            do {
+                try await commitChanges()
+                return host.current
+            } catch .versionConflict {
+                await reload(host)
+            }
+        }
+        throw .versionConflict
+    }
+
+    /// Shows the newest committed version of `path` when the store has a newer one than this
+    /// graph (another node committed it); watchers get it pushed.
+    public func refresh(_ path: String, toVersion version: Int) async {
+        guard let host = hosts[path], (host.storedVersion ?? 0) < version else { return }
+        await reload(host)
+    }
+
+    /// Reloads every view model this graph holds from the store (after missed notifications).
+    public func refreshAll() async {
+        for host in hosts.values { await reload(host) }
+    }
+}
