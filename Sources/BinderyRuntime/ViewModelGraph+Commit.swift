@@ -135,22 +135,18 @@ extension ViewModelGraph {
             } catch {
                 // What a command's end changed, to apply again on top of the other node's version.
                 let ends = error is VersionConflict ? CommandEnd.collect(from: batch) : []
-                let refused = Set(batch.rendered.map { ObjectIdentifier($0.host) })
+                let refused = Dictionary(batch.rendered.map { (ObjectIdentifier($0.host), $0.host) }) { first, _ in first }
                 // Another node committed first: nothing renders these view models until their
                 // newest versions are loaded, or a render of the rolled-back state would be
                 // refused again. Requests meanwhile wait for this task (still `commitChain`).
-                if error is VersionConflict { reloading.formUnion(refused) }
+                if error is VersionConflict { reloading.formUnion(refused.keys) }
                 self.rollBack(batch.rendered)
                 guard error is VersionConflict else {
                     // Later renders start from the committed state again, not from this failure.
                     if commitCount == number { commitChain = nil }
                     return .failed
                 }
-                for id in refused {
-                    if let host = batch.rendered.first(where: { ObjectIdentifier($0.host) == id })?.host {
-                        await self.reload(host)
-                    }
-                }
+                for host in refused.values { await self.reload(host) }
                 if commitCount == number { commitChain = nil }
                 if !ends.isEmpty { Task { await self.reapply(ends) } }
                 return .conflict
