@@ -299,6 +299,7 @@ def test_unknown_addresses_show_a_page_and_the_password_is_never_live(driver, ba
         "return [...document.querySelectorAll('[aria-live]')].filter(e => e.getAttribute('aria-live') !== 'off')"
         ".some(e => e.contains(document.getElementById('form-output')))")
     assert not live, "the echo of the password is not in a live region"
+    assert css(driver, "#form-output").get_attribute("lang") == "zh-Hans", "the Chinese echo is marked as Chinese"
     icon = driver.execute_script("return document.querySelector('link[rel=icon]').href")
     with urllib.request.urlopen(icon, timeout=5) as response:
         assert response.headers["Content-Type"].startswith("image/svg+xml")
