@@ -28,7 +28,7 @@ final class CreationQuota: Sendable {
         let key = Self.key(for: address)
         return buckets.withLock { buckets in
             var bucket = buckets[key] ?? Bucket(tokens: burst, updated: now)
-            bucket.tokens = min(burst, bucket.tokens + perSecond * (now - bucket.updated).seconds)
+            bucket.tokens = min(burst, bucket.tokens + perSecond * (now - bucket.updated).timeInterval)
             bucket.updated = now
             defer {
                 buckets[key] = bucket
@@ -49,11 +49,6 @@ final class CreationQuota: Sendable {
     }
 
     private func prune(_ buckets: inout [String: Bucket], at now: ContinuousClock.Instant) {
-        buckets = buckets.filter { $0.value.tokens + perSecond * (now - $0.value.updated).seconds < burst }
+        buckets = buckets.filter { $0.value.tokens + perSecond * (now - $0.value.updated).timeInterval < burst }
     }
-}
-
-extension Duration {
-    /// The duration in seconds, as a floating-point number.
-    var seconds: Double { timeInterval }
 }

@@ -56,7 +56,7 @@ public final class SessionStore: Sendable {
     public func create(from address: String? = nil) async throws(ViewModelError) -> Session {
         let key = address.map(CreationQuota.key(for:))
         if let key, let wait = quota.admit(key, at: now()) {
-            throw .tooManySessions(retryAfter: max(1, Int(wait.seconds.rounded(.up))))
+            throw .tooManySessions(retryAfter: max(1, Int(wait.timeInterval.rounded(.up))))
         }
         let token = SessionToken.make()
         let hash = SessionTokenHash(token: token)
