@@ -125,15 +125,23 @@ public final class BinderyApplication: Sendable {
     /// The port the server listens on.
     public var port: Int { server.port }
 
-    /// Stops cleanly: ends every event stream, closes sessions, then stops the server.
+    /// Stops cleanly, in an order where nothing is refused before `/readyz` says so and no
+    /// request is left without an answer:
+    /// 1. `/readyz` answers 503 from now on;
+    /// 2. the server stops accepting, ends every event stream, lets running requests finish for
+    ///    up to two seconds and answers the rest 503 with `Retry-After` (a command's or a
+    ///    long-poll's client hears "shutting down", not a cancellation or "not found");
+    /// 3. the sessions end; deferred commands still running are recorded as interrupted in the
+    ///    store (see ``recordInterrupted(_:)``), so a restart or another node shows them so;
+    /// 4. the store finishes its writes and closes.
     public func shutdown() async {
         readiness.set(false)
         background.withLock { tasks in
             tasks.forEach { $0.cancel() }
             tasks.removeAll()
         }
-        sessions.closeAll()
         await server.shutdown()
+        await recordInterrupted(await sessions.shutDownAll())
         do {
             try await store.close()
         } catch {
@@ -144,6 +152,24 @@ public final class BinderyApplication: Sendable {
 }
 
 extension BinderyApplication {
+    /// Records the deferred commands this process was running at shutdown as interrupted. On a
+    /// shared store (several nodes) it gives up their leases, so the other nodes show them
+    /// interrupted at their next lease check instead of a whole lease later; on an embedded
+    /// store every running command is this process's, and all are marked.
+    private func recordInterrupted(_ running: [ViewModelKey: String]) async {
+        guard !running.isEmpty else { return }
+        do {
+            if let feed = store as? any ChangeFeed {
+                try await feed.releaseCommandLeases(running)
+            } else {
+                _ = try await store.markRunningCommandsInterrupted()
+            }
+            logger.info("Recorded running commands as interrupted", metadata: ["commands": "\(running.count)"])
+        } catch {
+            logger.error("Could not record the running commands as interrupted: \(error)")
+        }
+    }
+
     /// Opens the shared recipe book kept in `store`, storing the first-start recipes when it holds
     /// none.
     public static func openRecipes(store: any SessionStateStore) async throws -> RecipeBook {

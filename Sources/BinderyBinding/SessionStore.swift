@@ -149,12 +149,20 @@ public final class SessionStore: Sendable {
         sessions.withLock { Array($0.values) }
     }
 
-    /// Closes every session (server shutdown).
-    public func closeAll() {
-        close(sessions.withLock { sessions in
+    /// Ends every session at server shutdown and returns the deferred commands that were
+    /// running in them (`[key: command name]`), for the store to record as interrupted.
+    public func shutDownAll() async -> [ViewModelKey: String] {
+        let live = sessions.withLock { sessions in
             defer { sessions.removeAll() }
             return Array(sessions.values)
-        })
+        }
+        var running: [ViewModelKey: String] = [:]
+        for session in live {
+            for (path, name) in await session.graph.shutDown() {
+                running[ViewModelKey(session: session.tokenHash, path: path)] = name
+            }
+        }
+        return running
     }
 
     private func load(_ token: String) async throws -> Session? {

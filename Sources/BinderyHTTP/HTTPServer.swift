@@ -21,6 +21,7 @@ public final class HTTPServer: Sendable {
     private let dispatcher: RequestDispatcher
     private let logger: Logger
     private let lifecycle = Mutex(Lifecycle.idle)
+    private let deadlineSweep = Mutex<Task<Void, Never>?>(nil)
 
     /// Creates a server; nothing listens until `start()`.
     ///
@@ -45,6 +46,7 @@ public final class HTTPServer: Sendable {
             let daemons = try startDaemons()
             let port = daemons[0].port
             lifecycle = .running(daemons, port: port)
+            startDeadlineSweep()
             logger.info("listening", metadata: [
                 "http.host": "\(configuration.host)", "http.port": "\(port)",
                 "http.workers": "\(daemons.count)",
@@ -86,6 +88,29 @@ public final class HTTPServer: Sendable {
         return daemons
     }
 
+    /// Once a second, shuts down the connections whose request head is overdue.
+    private func startDeadlineSweep() {
+        let deadlines = dispatcher.headDeadlines
+        guard deadlines.limit != nil else { return }
+        let logger = logger
+        deadlineSweep.withLock { sweep in
+            sweep = Task {
+                while !Task.isCancelled {
+                    do { try await Task.sleep(for: .seconds(1)) } catch { return }
+                    let closed = deadlines.expire(now: .now)
+                    if closed > 0 {
+                        logger.notice("closed connections whose request head was overdue", metadata: [
+                            "http.connections": "\(closed)",
+                        ])
+                    }
+                }
+            }
+        }
+    }
+
+    /// Connections closed because their request head did not arrive in time, since the start.
+    public var overdueHeadClosures: Int { dispatcher.headDeadlines.expiredCount }
+
     /// The bound port (useful with port 0); the configured port before `start()`.
     public var port: Int {
         lifecycle.withLock { lifecycle in
@@ -105,6 +130,7 @@ public final class HTTPServer: Sendable {
             return daemons
         }
         guard let daemons = taken else { return }
+        deadlineSweep.withLock { $0?.cancel() }
         for daemon in daemons { daemon.quiesce() }
         for stream in dispatcher.beginShutdown() { stream.finish() }
         await waitForInFlightWork(upTo: .seconds(2))

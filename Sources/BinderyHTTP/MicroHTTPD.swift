@@ -27,6 +27,12 @@ struct MHDConnection: @unchecked Sendable {
         MHD_resume_connection(raw)
     }
 
+    /// Identifies the connection while it is open (its handle's address).
+    var key: Int { Int(bitPattern: raw) }
+
+    /// The connection's socket descriptor, or -1.
+    var socket: Int32 { bindery_connection_socket(raw) }
+
     /// The request's header fields, how many `Content-Length` fields were sent, and the
     /// `Transfer-Encoding` values exactly as libmicrohttpd holds them (`HTTPField` trims
     /// whitespace, which libmicrohttpd does not when it decides on chunked framing).
@@ -135,19 +141,23 @@ private let streamFree: MHD_ContentReaderFreeCallback = { context in
 
 /// Access handler: translates libmicrohttpd's calls into `RequestDispatcher` steps.
 private let accessHandler: MHD_AccessHandlerCallback = {
-    serverContext, connection, url, method, _, uploadData, uploadDataSize, requestContext in
+    serverContext, connection, url, method, version, uploadData, uploadDataSize, requestContext in
     guard let serverContext, let connection, let requestContext, let uploadDataSize else { return .NO }
     let dispatcher = Unmanaged<RequestDispatcher>.fromOpaque(serverContext).takeUnretainedValue()
     let mhdConnection = MHDConnection(raw: connection)
 
     guard let existing = requestContext.pointee else {
+        dispatcher.headDeadlines.headArrived(mhdConnection.key)
         let context = RequestContext(
             method: method.map { String(cString: $0) } ?? "",
             rawURL: url.map { String(cString: $0) } ?? "",
             maxBodyBytes: dispatcher.configuration.maxBodyBytes
         )
         requestContext.pointee = Unmanaged.passRetained(context).toOpaque()
-        guard let early = dispatcher.firstCall(context, connection: mhdConnection) else { return .YES }
+        let isHTTP11 = version.map { strcmp($0, "HTTP/1.1") == 0 } ?? false
+        guard let early = dispatcher.firstCall(context, connection: mhdConnection, isHTTP11: isHTTP11) else {
+            return .YES
+        }
         return queue(early, for: context, on: mhdConnection)
     }
     let context = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
@@ -165,20 +175,34 @@ private func queue(_ response: Response, for context: RequestContext, on connect
     return connection.queue(response) ? .YES : .NO
 }
 
-/// NOTIFY_COMPLETED: logs the request and releases its context.
-private let completedHandler: MHD_RequestCompletedCallback = { serverContext, _, requestContext, termination in
+/// NOTIFY_COMPLETED: logs the request, releases its context and starts the wait for the next
+/// request head.
+private let completedHandler: MHD_RequestCompletedCallback = {
+    serverContext, connection, requestContext, termination in
     guard let serverContext, let requestContext, let pointer = requestContext.pointee else { return }
     requestContext.pointee = nil
     let dispatcher = Unmanaged<RequestDispatcher>.fromOpaque(serverContext).takeUnretainedValue()
+    if let connection {
+        dispatcher.headDeadlines.requestEnded(MHDConnection(raw: connection).key, now: .now)
+    }
     let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeRetainedValue()
     dispatcher.completed(context, normally: termination == .REQUEST_TERMINATED_COMPLETED_OK)
 }
 
-/// NOTIFY_CONNECTION: counts open connections over all workers.
-private let connectionHandler: MHD_NotifyConnectionCallback = { serverContext, _, _, event in
+/// NOTIFY_CONNECTION: counts open connections over all workers and tracks each one's request
+/// head deadline. libmicrohttpd reports a close before it closes the socket.
+private let connectionHandler: MHD_NotifyConnectionCallback = { serverContext, connection, _, event in
     guard let serverContext else { return }
     let dispatcher = Unmanaged<RequestDispatcher>.fromOpaque(serverContext).takeUnretainedValue()
-    dispatcher.connectionChanged(opened: event == .CONNECTION_NOTIFY_STARTED)
+    let opened = event == .CONNECTION_NOTIFY_STARTED
+    dispatcher.connectionChanged(opened: opened)
+    guard let connection else { return }
+    let handle = MHDConnection(raw: connection)
+    if opened {
+        dispatcher.headDeadlines.opened(handle.key, socket: handle.socket, now: .now)
+    } else {
+        dispatcher.headDeadlines.closed(handle.key)
+    }
 }
 
 /// libmicrohttpd's error log, already formatted by the shim.

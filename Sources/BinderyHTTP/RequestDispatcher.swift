@@ -16,6 +16,8 @@ final class RequestDispatcher: Sendable {
     let configuration: ServerConfiguration
     /// Open connections over all workers.
     private let openConnections = Atomic<Int>(0)
+    /// The deadline for each connection's next complete request head.
+    let headDeadlines: HeadDeadlines
     private let responder: any HTTPResponder
     private let logger: Logger
     private let observer: (@Sendable (CompletedRequest) -> Void)?
@@ -26,6 +28,7 @@ final class RequestDispatcher: Sendable {
         observer: (@Sendable (CompletedRequest) -> Void)? = nil
     ) {
         self.configuration = configuration
+        headDeadlines = HeadDeadlines(limit: .seconds(configuration.requestHeadTimeoutSeconds))
         self.responder = responder
         self.logger = logger
         self.observer = observer
@@ -34,12 +37,12 @@ final class RequestDispatcher: Sendable {
     // MARK: - Access handler steps
 
     /// First access-handler call (headers complete). Answers only when the request must be
-    /// refused before its body is read: a Content-Length over the limit (413), a repeated Host
-    /// (400), or framing that cannot be trusted (a repeated Content-Length or one next to
-    /// Transfer-Encoding: 400; a
-    /// transfer coding other than chunked: 501). Refusals close the connection, so nothing sent
-    /// after the head (a smuggled request) is ever read as a request.
-    func firstCall(_ context: RequestContext, connection: MHDConnection) -> Response? {
+    /// refused before its body is read: a Content-Length over the limit (413), a repeated Host or
+    /// none in HTTP/1.1 (400), or framing that cannot be trusted (a repeated Content-Length or one
+    /// next to Transfer-Encoding: 400; a transfer coding other than chunked: 501). Refusals close
+    /// the connection, so nothing sent after the head (a smuggled request) is ever read as a
+    /// request.
+    func firstCall(_ context: RequestContext, connection: MHDConnection, isHTTP11: Bool) -> Response? {
         state.withLock { $0.activeRequests += 1 }
         let head = connection.requestHeaders()
         let (headers, contentLengthCount, codings) = (head.fields, head.contentLengthCount, head.transferEncodings)
@@ -52,6 +55,8 @@ final class RequestDispatcher: Sendable {
             )
         } else if head.hostCount > 1 {
             problem = Problem(status: .badRequest, detail: "The request has more than one Host header.")
+        } else if head.hostCount == 0, isHTTP11 {
+            problem = Problem(status: .badRequest, detail: "An HTTP/1.1 request must have a Host header.")
         } else if contentLengthCount > 1 {
             problem = Problem(status: .badRequest, detail: "The request has more than one Content-Length header.")
         } else if !codings.isEmpty, contentLengthCount > 0 {
@@ -165,8 +170,13 @@ final class RequestDispatcher: Sendable {
         ))
     }
 
+    /// 503 with `Retry-After`: behind a load balancer the retry reaches another node; alone, the
+    /// restarted server.
     private static var shuttingDownResponse: Response {
-        var response = Problem(status: .serviceUnavailable, detail: "The server is shutting down.").response
+        var response = Problem(
+            status: .serviceUnavailable, title: "Shutting down",
+            detail: "The server is shutting down; try again in a moment.", headers: [.retryAfter: "2"]
+        ).response
         response.headers[.connection] = "close"
         return response
     }

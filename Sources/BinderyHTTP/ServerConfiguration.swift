@@ -16,6 +16,10 @@ public struct ServerConfiguration: Sendable {
     public var perIPConnectionLimit: Int
     /// Seconds of inactivity after which a connection is closed. Default 30.
     public var connectionTimeoutSeconds: Int
+    /// Seconds a connection has to deliver a complete request head, counted from its opening or
+    /// from the answer to its previous request, however slowly it sends; 0 turns the deadline
+    /// off. Default 30.
+    public var requestHeadTimeoutSeconds: Int
     /// When true (default), POST/PUT/PATCH with a non-empty body must carry a JSON content type
     /// (`application/json`, `application/merge-patch+json` or any `+json`), else 415.
     public var requireJSONBodies: Bool
@@ -30,6 +34,7 @@ public struct ServerConfiguration: Sendable {
         connectionLimit: Int = 1024,
         perIPConnectionLimit: Int = 256,
         connectionTimeoutSeconds: Int = 30,
+        requestHeadTimeoutSeconds: Int = 30,
         requireJSONBodies: Bool = true
     ) {
         self.host = host
@@ -40,6 +45,7 @@ public struct ServerConfiguration: Sendable {
         self.connectionLimit = connectionLimit
         self.perIPConnectionLimit = perIPConnectionLimit
         self.connectionTimeoutSeconds = connectionTimeoutSeconds
+        self.requestHeadTimeoutSeconds = requestHeadTimeoutSeconds
         self.requireJSONBodies = requireJSONBodies
     }
 }

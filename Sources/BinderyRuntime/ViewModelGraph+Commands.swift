@@ -34,6 +34,19 @@ extension ViewModelGraph {
         return running
     }
 
+    /// Ends the graph at server shutdown and returns the deferred commands that were running
+    /// here, by view-model path, for the caller to record as interrupted in the store.
+    ///
+    /// The graph closes first, so cancelling the commands commits nothing (their versions keep
+    /// saying they were running); then the commits already under way are awaited, so none lands
+    /// after the caller's record.
+    public func shutDown() async -> [String: String] {
+        let running = commandsRunningHere()
+        close()
+        _ = await commitChain?.value
+        return running
+    }
+
     /// Checks the commands shown here as running on another node: a view model the store holds a
     /// newer version of is reloaded; one whose command's lease lapsed (its node is gone) shows the
     /// command interrupted, committed as a new version that every node then shows.

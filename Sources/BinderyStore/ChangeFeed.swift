@@ -18,6 +18,14 @@ public protocol ChangeFeed: SessionStateStore {
     func renewCommandLeases(_ commands: [ViewModelKey: String], at time: Date) async throws
 }
 
+extension ChangeFeed {
+    /// Gives up this node's leases on `commands` (at shutdown): they read as lapsed at once, so
+    /// the other nodes show them interrupted at their next check.
+    public func releaseCommandLeases(_ commands: [ViewModelKey: String]) async throws {
+        try await renewCommandLeases(commands, at: Date(timeIntervalSince1970: 0))
+    }
+}
+
 /// One element of a change stream.
 public enum StoreChange: Hashable, Sendable {
     /// A view model was committed at a version.

@@ -35,6 +35,9 @@ struct ServeOptions: ParsableArguments {
     @Option(help: "Seconds an idle connection is kept (BINDERY_CONNECTION_TIMEOUT).")
     var connectionTimeout: Int = Environment.int("BINDERY_CONNECTION_TIMEOUT") ?? 30
 
+    @Option(help: "Seconds a connection has to send a complete request head, from its opening or previous answer, however slowly; 0: no deadline (BINDERY_REQUEST_HEAD_TIMEOUT).")
+    var requestHeadTimeout: Int = Environment.int("BINDERY_REQUEST_HEAD_TIMEOUT") ?? 30
+
     @Option(help: "Seconds an unused session lives (BINDERY_SESSION_IDLE_TIMEOUT).")
     var sessionIdleTimeout: Int = Environment.int("BINDERY_SESSION_IDLE_TIMEOUT") ?? 1800
 
@@ -127,7 +130,7 @@ struct ServeOptions: ParsableArguments {
             server: ServerConfiguration(
                 host: host, port: port, workers: max(1, workers), maxBodyBytes: maxBodyBytes,
                 connectionLimit: maxConnections, perIPConnectionLimit: maxConnectionsPerIp,
-                connectionTimeoutSeconds: connectionTimeout
+                connectionTimeoutSeconds: connectionTimeout, requestHeadTimeoutSeconds: requestHeadTimeout
             ),
             publicDirectory: publicDir.isEmpty ? nil : publicDir,
             sessions: SessionLimits(

@@ -62,6 +62,21 @@ struct FramingTests {
         }
     }
 
+    @Test("HTTP/1.1 without Host: 400 problem, connection closed; HTTP/1.0 without Host is fine")
+    func missingHost() async throws {
+        try await withServer(testRouter()) { server in
+            let client = try RawHTTPClient(port: server.port)
+            try await client.send("GET /fast HTTP/1.1\r\n\r\n")
+            let response = try await client.readResponse()
+            #expect(response.status == 400)
+            #expect(response.header("Content-Type") == "application/problem+json")
+            #expect(try await client.waitForClose())
+            let old = try RawHTTPClient(port: server.port)
+            try await old.send("GET /fast HTTP/1.0\r\n\r\n")
+            #expect(try await old.readResponse().status == 200)
+        }
+    }
+
     @Test("Chunked, in any letter case, still works", arguments: [" chunked", "Chunked", "CHUNKED"])
     func chunkedStillWorks(_ coding: String) async throws {
         try await withServer(testRouter()) { server in

@@ -51,4 +51,8 @@ uint16_t bindery_daemon_port(struct MHD_Daemon *daemon);
 /// Exists because MHD_get_connection_info is variadic.
 int bindery_client_address(struct MHD_Connection *connection, char *buffer, size_t size);
 
+/// The connection's socket descriptor, or -1. Exists because MHD_get_connection_info is variadic.
+/// Used only to shut the socket down (never to close it) when a request head is overdue.
+int bindery_connection_socket(struct MHD_Connection *connection);
+
 #endif

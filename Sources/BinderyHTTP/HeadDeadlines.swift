@@ -1,0 +1,85 @@
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The deadline for a complete request head: a connection must deliver one within `limit` of
+/// opening, or of the answer to its previous request, however slowly it trickles bytes.
+///
+/// libmicrohttpd's own timeout counts inactivity only, so a client sending a header line every
+/// few seconds would hold its connection for ever (slowloris). A connection past its deadline
+/// has its socket shut down — not closed: libmicrohttpd sees the client leave and closes the
+/// connection on its own thread, as it does for any client that hangs up. A connection is
+/// forgotten when libmicrohttpd reports it closed, before it closes the descriptor, so a
+/// descriptor reused by a newer connection is never shut down by mistake.
+final class HeadDeadlines: Sendable {
+    private struct Connection {
+        let socket: Int32
+        /// When the head being waited for is due; nil while a request is being handled.
+        var deadline: ContinuousClock.Instant?
+    }
+
+    /// How long a connection may take to deliver a complete head; nil: no deadline.
+    let limit: Duration?
+    private let connections = Mutex<[Int: Connection]>([:])
+    private let expiredTotal = Atomic<Int>(0)
+
+    /// Tracks connections under `limit`; nil (or a limit that is not positive) tracks nothing.
+    init(limit: Duration?) {
+        self.limit = limit.flatMap { $0 > .zero ? $0 : nil }
+    }
+
+    /// A connection opened on `socket`: its first head is due `limit` from `now`.
+    func opened(_ key: Int, socket: Int32, now: ContinuousClock.Instant) {
+        guard let limit, socket >= 0 else { return }
+        connections.withLock { $0[key] = Connection(socket: socket, deadline: now + limit) }
+    }
+
+    /// The connection's request head is complete: no deadline while the request is handled.
+    func headArrived(_ key: Int) {
+        guard limit != nil else { return }
+        connections.withLock { $0[key]?.deadline = nil }
+    }
+
+    /// The connection answered a request; the next head (keep-alive) is due `limit` from `now`.
+    func requestEnded(_ key: Int, now: ContinuousClock.Instant) {
+        guard let limit else { return }
+        connections.withLock { $0[key]?.deadline = now + limit }
+    }
+
+    /// The connection closed (before libmicrohttpd closes its descriptor).
+    func closed(_ key: Int) {
+        guard limit != nil else { return }
+        _ = connections.withLock { $0.removeValue(forKey: key) }
+    }
+
+    /// Shuts down the socket of every connection whose head is overdue at `now`; returns how
+    /// many. Each is shut down once; libmicrohttpd then closes it.
+    @discardableResult
+    func expire(now: ContinuousClock.Instant) -> Int {
+        guard limit != nil else { return 0 }
+        let count = connections.withLock { connections in
+            var count = 0
+            for (key, connection) in connections {
+                guard let deadline = connection.deadline, deadline <= now else { continue }
+                // Under the lock: `closed` cannot run meanwhile, so the descriptor is still this
+                // connection's.
+                _ = shutdown(connection.socket, Int32(SHUT_RDWR))
+                connections[key]?.deadline = nil
+                count += 1
+            }
+            return count
+        }
+        if count > 0 { expiredTotal.add(count, ordering: .relaxed) }
+        return count
+    }
+
+    /// Connections shut down for an overdue head since the server started.
+    var expiredCount: Int { expiredTotal.load(ordering: .relaxed) }
+
+    /// Connections being tracked (open ones, while a deadline applies).
+    var trackedCount: Int { connections.withLock { $0.count } }
+}
