@@ -8,6 +8,7 @@ artifacts/reliability-<name>.log.
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import socket
@@ -37,6 +38,7 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+@functools.cache
 def serve_help() -> str:
     """What `bindery serve --help` prints (to see which options this build has)."""
     done = subprocess.run([str(binary_path()), "serve", "--help"], capture_output=True, text=True, timeout=30)
