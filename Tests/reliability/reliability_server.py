@@ -1,0 +1,107 @@
+"""The real `bindery serve` on a free loopback port, in a temporary directory, for the reliability
+tests (not a conftest, so that its name is unique when several test directories run together).
+
+The binary comes from env BINDERY_BIN (default .build/debug/bindery, relative to the repository);
+the thin client from env BINDERY_PUBLIC (default Public). Each server's output goes to
+artifacts/reliability-<name>.log.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "artifacts"
+
+
+def binary_path() -> Path:
+    path = Path(os.environ.get("BINDERY_BIN", ".build/debug/bindery"))
+    return path if path.is_absolute() else REPO / path
+
+
+def public_dir() -> Path:
+    path = Path(os.environ.get("BINDERY_PUBLIC", "Public"))
+    return path if path.is_absolute() else REPO / path
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@functools.cache
+def serve_help() -> str:
+    """What `bindery serve --help` prints (to see which options this build has)."""
+    done = subprocess.run([str(binary_path()), "serve", "--help"], capture_output=True, text=True, timeout=30)
+    return done.stdout + done.stderr
+
+
+class Bindery:
+    """One `bindery serve` on 127.0.0.1, its store in `directory` (SQLite) or in memory."""
+
+    def __init__(self, directory: Path, name: str, options: list[str], store: str = "sqlite"):
+        self.directory = directory
+        self.name = name
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.store = f"sqlite:{directory / 'bindery.sqlite'}" if store == "sqlite" else store
+        self.options = options
+        self.process: subprocess.Popen | None = None
+        self._log = None
+
+    def command(self) -> list[str]:
+        return [
+            str(binary_path()), "serve",
+            "--host", "127.0.0.1",
+            "--port", str(self.port),
+            "--store", self.store,
+            "--public-dir", str(public_dir()),
+            "--upstream-latency-ms", "20",
+            "--upstream-travel-failure-rate", "0",
+            "--log-level", "warning",
+            *self.options,
+        ]
+
+    def start(self, timeout: float = 30.0) -> None:
+        ARTIFACTS.mkdir(exist_ok=True)
+        self._log = open(ARTIFACTS / f"reliability-{self.name}.log", "w")
+        # The working directory is a temporary one: nothing lands in the repository's .bindery/.
+        self.process = subprocess.Popen(self.command(), cwd=self.directory, stdin=subprocess.DEVNULL,
+                                        stdout=self._log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"bindery exited with status {self.process.returncode} before answering "
+                                   f"/healthz (see artifacts/reliability-{self.name}.log)")
+            try:
+                with urllib.request.urlopen(f"{self.base}/healthz", timeout=1) as response:
+                    if response.status == 200:
+                        return
+            except (OSError, urllib.error.URLError):
+                pass
+            time.sleep(0.05)
+        raise RuntimeError(f"bindery did not answer {self.base}/healthz within {timeout:.0f} s")
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def stop(self) -> None:
+        if self.alive():
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=5)
+        if self._log:
+            self._log.close()
+            self._log = None
