@@ -61,7 +61,8 @@ public final class BinderyApplication: Sendable {
         let screens = makeScreens(upstream) { [logger] message in logger.warning("\(message)") }
         let sessions = SessionStore(
             limits: configuration.sessions, screens: screens, store: store,
-            commandLease: configuration.commandLease.timeInterval, metrics: metrics
+            commandLease: configuration.commandLease.timeInterval, reserved: [StoreRecipeRepository.session],
+            metrics: metrics
         )
         let streams = EventStreams(limits: configuration.streams)
         self.upstream = upstream

@@ -20,11 +20,13 @@ public final class SessionStore: Sendable {
     private let metrics: BinderyMetrics?
     private let quota: CreationQuota
     private let commandLease: TimeInterval
+    private let reserved: Set<SessionTokenHash>
 
     /// Creates a store whose sessions' graphs serve `screens` and commit to `store`.
     ///
     /// `now` is the clock for idle expiry and `wallClock` the time written to the store; tests
-    /// pass ones they advance by hand.
+    /// pass ones they advance by hand. `reserved` are store entries that are not clients'
+    /// sessions (the shared recipes): the store's trim never deletes them.
     public init(
         limits: SessionLimits,
         screens: [Screen],
@@ -32,9 +34,11 @@ public final class SessionStore: Sendable {
         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
         wallClock: @escaping @Sendable () -> Date = { Date() },
         commandLease: TimeInterval = 15,
+        reserved: Set<SessionTokenHash> = [],
         metrics: BinderyMetrics? = nil
     ) {
         self.commandLease = commandLease
+        self.reserved = reserved
         self.metrics = metrics
         self.limits = limits
         self.quota = CreationQuota(burst: limits.creationBurst, perSecond: limits.creationsPerSecond)
@@ -117,6 +121,11 @@ public final class SessionStore: Sendable {
     /// Closes sessions idle for longer than the limit, in memory and in the store, keeps at most
     /// `maxSessions` in the store, and records the use of live ones; returns how many were closed
     /// in memory.
+    ///
+    /// The store's trim never deletes a session in memory (nor a reserved entry): it takes those
+    /// memory let go first. Trimmed by use alone, an idle client's live session would go while
+    /// a flooding address's sessions, pushed out of memory but more recent, stayed; its writes
+    /// would then fail and a restart would lose it.
     @discardableResult
     public func sweep() async -> Int {
         let instant = now()
@@ -135,7 +144,8 @@ public final class SessionStore: Sendable {
             }
         }
         _ = try? await store.purgeSessions(idleSince: wall - limits.idleTimeout.timeInterval)
-        _ = try? await store.evictSessions(beyond: limits.maxSessions)
+        let sparing = reserved.union(live.map(\.tokenHash))
+        _ = try? await store.evictSessions(beyond: limits.maxSessions, sparing: sparing)
         return expired.count
     }
 

@@ -56,11 +56,12 @@ public final class MemoryStore: SessionStateStore {
         }
     }
 
-    /// Keeps the `maximum` most recently used sessions.
-    public func evictSessions(beyond maximum: Int) async throws -> [SessionTokenHash] {
+    /// Keeps at most `maximum` sessions, deleting the least recently used not in `sparing`.
+    public func evictSessions(beyond maximum: Int, sparing: Set<SessionTokenHash>) async throws -> [SessionTokenHash] {
         state.withLock { state in
             let byUse = state.sessionsByUse
-            return state.delete(Array(byUse.prefix(max(0, byUse.count - max(0, maximum)))))
+            let excess = max(0, byUse.count - max(0, maximum))
+            return state.delete(Array(byUse.filter { !sparing.contains($0.tokenHash) }.prefix(excess)))
         }
     }
 

@@ -73,22 +73,35 @@ extension PostgresStore {
         }
     }
 
-    /// Keeps the `maximum` most recently used sessions.
-    public func evictSessions(beyond maximum: Int) async throws -> [SessionTokenHash] {
+    /// Keeps at most `maximum` sessions, deleting the least recently used not in `sparing`.
+    public func evictSessions(beyond maximum: Int, sparing: Set<SessionTokenHash>) async throws -> [SessionTokenHash] {
         let logger = self.logger
         return try await committer.submit { connection in
-            try await Self.deletedSessions(
-                connection.query(
-                    """
-                    DELETE FROM bindery_session WHERE token_hash IN (
-                        SELECT token_hash FROM bindery_session
-                        ORDER BY last_used_at DESC, created_at DESC, token_hash DESC OFFSET \(max(0, maximum))
-                    )
-                    RETURNING token_hash, created_at, last_used_at
-                    """,
-                    logger: logger
-                )
+            var count = 0
+            for try await total in try await connection.query("SELECT COUNT(*) FROM bindery_session", logger: logger)
+                .decode(Int.self) { count = total }
+            let excess = count - max(0, maximum)
+            guard excess > 0 else { return [] }
+            // The least recently used, with room for the spared ones among them; one delete each
+            // (a trim deletes few, and rarely).
+            let rows = try await connection.query(
+                """
+                SELECT token_hash FROM bindery_session ORDER BY last_used_at, created_at, token_hash
+                LIMIT \(excess + sparing.count)
+                """,
+                logger: logger
             )
+            var doomed: [SessionTokenHash] = []
+            for try await hash in rows.decode(Data.self) {
+                if let tokenHash = SessionTokenHash(bytes: hash), !sparing.contains(tokenHash) { doomed.append(tokenHash) }
+            }
+            var deleted: [SessionTokenHash] = []
+            for hash in doomed.prefix(excess) where try await connection.query(
+                "DELETE FROM bindery_session WHERE token_hash = \(hash.bytes) RETURNING 1", logger: logger
+            ).hasRow() {
+                deleted.append(hash)
+            }
+            return deleted
         }
     }
 

@@ -48,12 +48,13 @@ extension SQLiteStore {
     }
 
     /// Keeps the `maximum` most recently used sessions.
-    public func evictSessions(beyond maximum: Int) async throws -> [SessionTokenHash] {
+    public func evictSessions(beyond maximum: Int, sparing: Set<SessionTokenHash>) async throws -> [SessionTokenHash] {
         try await committer.submit { db in
             let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM session") ?? 0
             let excess = count - max(0, maximum)
             guard excess > 0 else { return [] }
-            return try Self.delete(db, Self.sessionsByUse(db, limit: excess))
+            let doomed = try Self.sessionsByUse(db, limit: excess + sparing.count).filter { !sparing.contains($0) }
+            return try Self.delete(db, Array(doomed.prefix(excess)))
         }
     }
 

@@ -37,9 +37,10 @@ public protocol SessionStateStore: Sendable {
     /// first.
     func purgeSessions(idleSince cutoff: Date) async throws -> [SessionTokenHash]
 
-    /// Keeps the `maximum` most recently used sessions and deletes the others; returns the deleted
-    /// hashes, least recently used first.
-    func evictSessions(beyond maximum: Int) async throws -> [SessionTokenHash]
+    /// Keeps at most `maximum` sessions: deletes the least recently used ones that are not in
+    /// `sparing` (sessions in use in memory, reserved ones), which count toward the maximum but
+    /// are never deleted; returns the deleted hashes, least recently used first.
+    func evictSessions(beyond maximum: Int, sparing: Set<SessionTokenHash>) async throws -> [SessionTokenHash]
 
     /// Marks every running deferred command interrupted (call it once at start-up, before serving);
     /// returns the view models concerned.

@@ -41,6 +41,9 @@ struct ServeOptions: ParsableArguments {
     @Option(help: "Seconds an unused session lives (BINDERY_SESSION_IDLE_TIMEOUT).")
     var sessionIdleTimeout: Int = Environment.int("BINDERY_SESSION_IDLE_TIMEOUT") ?? 1800
 
+    @Option(help: "Seconds between session sweeps: idle expiry, last use and the store's trim (BINDERY_SESSION_SWEEP_INTERVAL).")
+    var sessionSweepInterval: Int = Environment.int("BINDERY_SESSION_SWEEP_INTERVAL") ?? 60
+
     @Option(help: "Live sessions at most; the least recently used is closed first (BINDERY_MAX_SESSIONS).")
     var maxSessions: Int = Environment.int("BINDERY_MAX_SESSIONS") ?? 10_000
 
@@ -126,6 +129,9 @@ struct ServeOptions: ParsableArguments {
             upstream.endpoints[endpoint]?.failureRate = rate
         }
         guard (3...3600).contains(commandLease) else { throw ValidationError("--command-lease must be in 3...3600.") }
+        guard (1...3600).contains(sessionSweepInterval) else {
+            throw ValidationError("--session-sweep-interval must be in 1...3600.")
+        }
         return BinderyConfiguration(
             server: ServerConfiguration(
                 host: host, port: port, workers: max(1, workers), maxBodyBytes: maxBodyBytes,
@@ -142,6 +148,7 @@ struct ServeOptions: ParsableArguments {
             upstreamControl: upstreamControl
                 ?? Environment.string("BINDERY_UPSTREAM_CONTROL").map { $0 != "0" && $0 != "false" }
                 ?? Self.isLoopback(host),
+            sweepInterval: .seconds(sessionSweepInterval),
             trustForwardedFor: trustForwardedFor,
             commandLease: .seconds(commandLease)
         )

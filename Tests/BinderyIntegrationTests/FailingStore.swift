@@ -33,7 +33,9 @@ final class FailingStore: SessionStateStore {
     }
     func deleteSession(_ tokenHash: SessionTokenHash) async throws -> Bool { try await base.deleteSession(tokenHash) }
     func purgeSessions(idleSince cutoff: Date) async throws -> [SessionTokenHash] { try await base.purgeSessions(idleSince: cutoff) }
-    func evictSessions(beyond maximum: Int) async throws -> [SessionTokenHash] { try await base.evictSessions(beyond: maximum) }
+    func evictSessions(beyond maximum: Int, sparing: Set<SessionTokenHash>) async throws -> [SessionTokenHash] {
+        try await base.evictSessions(beyond: maximum, sparing: sparing)
+    }
     func markRunningCommandsInterrupted() async throws -> [ViewModelKey] { try await base.markRunningCommandsInterrupted() }
     func close() async throws { try await base.close() }
 }

@@ -61,4 +61,22 @@ struct SessionStoreTests {
         #expect(try await durable.session(SessionTokenHash(token: second.token)) != nil)
         #expect(try await store.restore(String(repeating: "0", count: 32)[...]) == nil, "an invented token is unknown")
     }
+
+    @Test func theStoresTrimTakesSessionsMemoryLetGoNeverAQuietLiveOne() async throws {
+        let now = ManualNow()
+        let durable = MemoryStore()
+        let store = SessionStore(limits: SessionLimits(maxSessions: 3), screens: [], store: durable, now: now.read)
+        let quiet = try await store.create(from: "10.0.0.1")
+        now.advance(.seconds(10))
+        var flood: [Session] = []
+        for _ in 0..<3 {
+            flood.append(try await store.create(from: "10.0.0.2"))
+            now.advance(.seconds(1))
+        }
+        // Memory let the flooder's oldest go; the store holds four, one over the maximum.
+        #expect(store.session(for: flood[0].token[...]) == nil)
+        await store.sweep()
+        #expect(try await durable.session(SessionTokenHash(token: quiet.token)) != nil, "in use in memory: spared")
+        #expect(try await durable.session(SessionTokenHash(token: flood[0].token)) == nil, "let go by memory: trimmed")
+    }
 }

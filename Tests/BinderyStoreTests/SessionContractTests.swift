@@ -83,12 +83,27 @@ struct SessionContractTests {
         try await store.touchSession(tokenHash(1), at: at(100))
         try await store.commit([write(key(2), expected: nil, version: 1, at: at(90))])
 
-        let evicted = try await store.evictSessions(beyond: 3)
+        let evicted = try await store.evictSessions(beyond: 3, sparing: [])
 
         #expect(evicted == [tokenHash(3), tokenHash(4)])
         #expect(try await store.session(tokenHash(5)) != nil)
-        #expect(try await store.evictSessions(beyond: 3).isEmpty)
-        #expect(try await store.evictSessions(beyond: 0) == [tokenHash(5), tokenHash(2), tokenHash(1)])
+        #expect(try await store.evictSessions(beyond: 3, sparing: []).isEmpty)
+        #expect(try await store.evictSessions(beyond: 0, sparing: []) == [tokenHash(5), tokenHash(2), tokenHash(1)])
+    }
+
+    @Test(arguments: Backend.allCases)
+    func evictionNeverTakesASparedSession(_ backend: Backend) async throws {
+        let store = try await backend.makeStore()
+        for byte: UInt8 in 1...5 {
+            _ = try await store.createSession(tokenHash(byte), at: at(Double(byte)))
+        }
+        // 1 and 2 are the least recently used, but spared (in use in memory): the next ones go.
+        let evicted = try await store.evictSessions(beyond: 3, sparing: [tokenHash(1), tokenHash(2)])
+        #expect(evicted == [tokenHash(3), tokenHash(4)])
+        #expect(try await store.session(tokenHash(1)) != nil)
+        #expect(try await store.session(tokenHash(2)) != nil)
+        // Only spared sessions left beyond the maximum: nothing goes.
+        #expect(try await store.evictSessions(beyond: 1, sparing: [tokenHash(1), tokenHash(2), tokenHash(5)]).isEmpty)
     }
 
     @Test(arguments: Backend.allCases)
@@ -99,6 +114,6 @@ struct SessionContractTests {
         _ = try await store.createSession(tokenHash(2), at: at(-1))
         try await store.touchSession(tokenHash(2), at: t0)
 
-        #expect(try await store.evictSessions(beyond: 1) == [tokenHash(2), tokenHash(1)])
+        #expect(try await store.evictSessions(beyond: 1, sparing: []) == [tokenHash(2), tokenHash(1)])
     }
 }
