@@ -65,3 +65,37 @@ def test_a_killed_nodes_command_shows_interrupted_once_its_lease_lapses(cluster_
     assert again["commands"]["load"]["executing"] is False and again["commands"]["load"]["enabled"], again
     loaded = expect(call(two.base, "POST", "/api/views/list/commands/load", token, headers={"Prefer": "wait=10"}), 200)
     assert loaded.json()["commands"]["load"]["error"] is None
+
+
+STOP_LEASE = 9       # seconds: a long lease, so a clean stop that gives it up is seen well before it lapses
+
+
+def test_a_stopped_nodes_command_shows_interrupted_before_its_lease_would_lapse(cluster_factory, postgres, timings):
+    """SIGTERM (a deploy, a scale-in): the node gives up its leases as it stops, so the other nodes
+    show its command interrupted at their next check (every third of the lease), not a lease later."""
+    cluster = cluster_factory(postgres.url(postgres.create_database()), 2,
+                              extra=["--command-lease", str(STOP_LEASE)], with_nginx=False)
+    one, two = cluster.nodes
+    token = new_session(one.base)
+    endpoints = {"travel": {"latencyMs": SLOW}, "hotel": {"latencyMs": SLOW}}
+    expect(call(one.base, "PATCH", "/api/upstream", body={"endpoints": endpoints}), 200)
+    expect(call(one.base, "POST", "/api/views/list/commands/load", token), 202, "the load runs on node 1")
+    deadline = time.monotonic() + 5.0
+    while not list_on(two.base, token)["commands"]["load"]["executing"] and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert list_on(two.base, token)["commands"]["load"]["executing"] is True, "node 2 shows node 1's running load"
+
+    one.stop()
+    stopped = time.monotonic()
+    while True:
+        shown = list_on(two.base, token)["commands"]["load"]
+        elapsed = time.monotonic() - stopped
+        if not shown["executing"] or elapsed > 3 * STOP_LEASE:
+            break
+        time.sleep(0.1)
+    timings[f"a stopped node's command shown interrupted after (lease {STOP_LEASE} s)"] = elapsed
+    assert shown["executing"] is False, f"still executing {elapsed:.1f} s after node 1 stopped: {shown}"
+    assert shown["error"] and shown["error"]["message"].startswith("Interrupted"), shown
+    # Given up: a third of the lease for node 2's next check. Not given up, the lease would lapse
+    # at least two thirds of it after the stop (node 1 renewed it at most a third before).
+    assert elapsed < 2 * STOP_LEASE / 3, f"interrupted only after {elapsed:.1f} s: the lease was not given up"
