@@ -22,6 +22,10 @@ public struct BinderyConfiguration: Sendable {
     /// Whether a proxy in front (nginx) says who the client is in `X-Forwarded-For`: the
     /// per-address session limits then count that address instead of the proxy's.
     public var trustForwardedFor: Bool
+    /// Whether the session cookie is always `Secure`: the server is reached over TLS only (behind
+    /// a TLS proxy). Behind a trusted proxy (``trustForwardedFor``) it is also `Secure` whenever
+    /// the proxy says `X-Forwarded-Proto: https`.
+    public var secureCookies: Bool
     /// On a shared store (several nodes), how long a deferred command stays shown as running
     /// after its node last renewed its lease on it; the node renews it every third of this.
     public var commandLease: Duration
@@ -37,6 +41,7 @@ public struct BinderyConfiguration: Sendable {
         longPollWait: Duration = .seconds(30),
         sweepInterval: Duration = .seconds(60),
         trustForwardedFor: Bool = false,
+        secureCookies: Bool = false,
         commandLease: Duration = .seconds(15)
     ) {
         self.server = server
@@ -48,6 +53,7 @@ public struct BinderyConfiguration: Sendable {
         self.longPollWait = longPollWait
         self.sweepInterval = sweepInterval
         self.trustForwardedFor = trustForwardedFor
+        self.secureCookies = secureCookies
         self.commandLease = commandLease
     }
 }

@@ -16,8 +16,10 @@ struct BinderyRoutes {
     /// Builds the router. API routes come first; static files catch what is left.
     func router() -> Router {
         var router = Router()
-        let resolver = SessionResolver(store: sessions, trustForwardedFor: configuration.trustForwardedFor)
-        router.add(.post, "/api/sessions", SessionRoutes(store: sessions, trustForwardedFor: configuration.trustForwardedFor))
+        let resolver = SessionResolver(
+            store: sessions, trustForwardedFor: configuration.trustForwardedFor, secureCookies: configuration.secureCookies
+        )
+        router.add(.post, "/api/sessions", SessionRoutes(store: sessions, resolver: resolver))
         router.add(.get, "/api/views", ScreenCatalog(screens: screens))
         let views = ViewRoutes(
             sessions: resolver, schemas: ViewSchemaIndex(screens: screens), streams: streams, metrics: metrics,

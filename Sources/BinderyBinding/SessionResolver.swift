@@ -12,13 +12,17 @@ public struct SessionResolver: Sendable {
 
     /// The store sessions live in.
     public let store: SessionStore
-    /// Whether the client's address comes from `X-Forwarded-For` (see ``ClientAddress``).
+    /// Whether the client's address comes from `X-Forwarded-For` (see ``ClientAddress``), and
+    /// its scheme from `X-Forwarded-Proto`.
     public let trustForwardedFor: Bool
+    /// Whether session cookies are always `Secure` (the server is reached over TLS only).
+    public let secureCookies: Bool
 
     /// Creates a resolver over `store`.
-    public init(store: SessionStore, trustForwardedFor: Bool = false) {
+    public init(store: SessionStore, trustForwardedFor: Bool = false, secureCookies: Bool = false) {
         self.store = store
         self.trustForwardedFor = trustForwardedFor
+        self.secureCookies = secureCookies
     }
 
     /// The request's session if it already exists, without creating one (the fast path).
@@ -58,7 +62,7 @@ public struct SessionResolver: Sendable {
         }
         do {
             let session = try await store.create(from: ClientAddress.of(request, trustingForwardedFor: trustForwardedFor))
-            return (session, Self.cookie(for: session))
+            return (session, Self.cookie(for: session, secure: isSecure(request)))
         } catch {
             throw Problem(error)
         }
@@ -72,9 +76,18 @@ public struct SessionResolver: Sendable {
         }
     }
 
-    /// The `Set-Cookie` value that carries a session's token.
-    static func cookie(for session: Session) -> String {
-        "\(cookieName)=\(session.token); Path=/; HttpOnly; SameSite=Strict"
+    /// The `Set-Cookie` value that carries a session's token; `Secure` when the client reached
+    /// the server over TLS.
+    static func cookie(for session: Session, secure: Bool) -> String {
+        "\(cookieName)=\(session.token); Path=/; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
+    }
+
+    /// Whether `request` came over TLS, as far as the server can know: always with
+    /// `secureCookies`; behind a trusted proxy, when it says `X-Forwarded-Proto: https`.
+    func isSecure(_ request: Request) -> Bool {
+        secureCookies
+            || (trustForwardedFor
+                && request.headers[HTTPField.Name("X-Forwarded-Proto")!]?.lowercased() == "https")
     }
 
     private enum Credential {

@@ -5,21 +5,23 @@ import HTTPTypes
 /// `POST /api/sessions`: creates a session and answers its token (and sets the cookie).
 struct SessionRoutes: HTTPResponder {
     let store: SessionStore
-    /// Whether the client's address comes from `X-Forwarded-For` (see ``ClientAddress``).
-    var trustForwardedFor = false
+    /// Decides the client's address and whether its cookie is `Secure`.
+    let resolver: SessionResolver
 
     func respond(to request: Request) async throws -> Response {
         // It sets the session cookie: another site must not be able to plant one.
         if let problem = CrossSiteCheck.problem(for: request) { throw problem }
         let session: Session
         do {
-            session = try await store.create(from: ClientAddress.of(request, trustingForwardedFor: trustForwardedFor))
+            session = try await store.create(
+                from: ClientAddress.of(request, trustingForwardedFor: resolver.trustForwardedFor)
+            )
         } catch {
             throw Problem(error)
         }
         let body = try JSONEncoder().encode(["token": session.token])
         var response = Response.json(Array(body), status: .created, headers: [.cacheControl: "no-store"])
-        response.headers.append(HTTPField(name: .setCookie, value: SessionResolver.cookie(for: session)))
+        response.headers.append(HTTPField(name: .setCookie, value: SessionResolver.cookie(for: session, secure: resolver.isSecure(request))))
         return response.logging(session)
     }
 }

@@ -59,6 +59,9 @@ struct ServeOptions: ParsableArguments {
     @Flag(help: "Count clients by the address a proxy in front puts last in X-Forwarded-For (BINDERY_TRUST_FORWARDED_FOR=1).")
     var trustForwardedFor: Bool = Environment.string("BINDERY_TRUST_FORWARDED_FOR").map { $0 == "1" || $0 == "true" } ?? false
 
+    @Flag(help: "Mark the session cookie Secure: clients reach the server over TLS only, through a TLS proxy (BINDERY_SECURE_COOKIES=1). Behind a trusted proxy it is Secure anyway when X-Forwarded-Proto is https.")
+    var secureCookies: Bool = Environment.string("BINDERY_SECURE_COOKIES").map { $0 == "1" || $0 == "true" } ?? false
+
     @Option(help: "Live sessions one client address may hold; one more closes its own oldest (BINDERY_MAX_SESSIONS_PER_ADDRESS).")
     var maxSessionsPerAddress: Int = Environment.int("BINDERY_MAX_SESSIONS_PER_ADDRESS") ?? 500
 
@@ -150,6 +153,7 @@ struct ServeOptions: ParsableArguments {
                 ?? Self.isLoopback(host),
             sweepInterval: .seconds(sessionSweepInterval),
             trustForwardedFor: trustForwardedFor,
+            secureCookies: secureCookies,
             commandLease: .seconds(commandLease)
         )
     }

@@ -19,7 +19,9 @@ struct TestServer {
         clock: any Clock<Duration> = ContinuousClock(),
         store: any SessionStateStore = MemoryStore(),
         recipes: RecipeBook? = nil,
-        screens: BinderyApplication.ScreenFactory? = nil
+        screens: BinderyApplication.ScreenFactory? = nil,
+        trustForwardedFor: Bool = false,
+        secureCookies: Bool = false
     ) throws -> TestServer {
         var logger = Logger(label: "bindery-test")
         logger.logLevel = .error
@@ -28,7 +30,9 @@ struct TestServer {
             publicDirectory: nil,
             sessions: sessions,
             streams: streams,
-            upstream: upstream
+            upstream: upstream,
+            trustForwardedFor: trustForwardedFor,
+            secureCookies: secureCookies
         )
         let application = BinderyApplication(
             configuration: configuration, logger: logger, store: store, clock: clock, recipes: recipes, screens: screens
@@ -59,11 +63,13 @@ struct TestServer {
         store: any SessionStateStore = MemoryStore(),
         recipes: RecipeBook? = nil,
         screens: BinderyApplication.ScreenFactory? = nil,
+        trustForwardedFor: Bool = false,
+        secureCookies: Bool = false,
         _ body: (TestServer) async throws -> T
     ) async throws -> T {
         let server = try start(
             upstream: upstream, sessions: sessions, streams: streams, clock: clock, store: store, recipes: recipes,
-            screens: screens
+            screens: screens, trustForwardedFor: trustForwardedFor, secureCookies: secureCookies
         )
         do {
             let result = try await body(server)

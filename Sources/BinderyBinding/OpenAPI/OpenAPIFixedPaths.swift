@@ -68,7 +68,8 @@ enum OpenAPIFixedPaths {
             "201": [
                 "description": "The new session.",
                 "headers": ["Set-Cookie": [
-                    "description": "`bindery_session=<token>; Path=/; HttpOnly; SameSite=Strict`",
+                    "description": .string("`bindery_session=<token>; Path=/; HttpOnly; SameSite=Strict`, and `; Secure` "
+                        + "when the client came over TLS (through a TLS proxy)"),
                     "schema": OpenAPI.string, "required": true,
                 ]],
                 "content": OpenAPI.content(OpenAPI.schema("SessionCreated")),

@@ -51,7 +51,8 @@ enum OpenAPIParameters {
         ],
         "SetCookie": [
             "description": .string("Present when this request created the session (it had no valid cookie): "
-                + "`bindery_session=<token>; Path=/; HttpOnly; SameSite=Strict`."),
+                + "`bindery_session=<token>; Path=/; HttpOnly; SameSite=Strict`, and `; Secure` when the client "
+                + "came over TLS (through a TLS proxy)."),
             "schema": OpenAPI.string,
         ],
         "Allow": ["description": "The methods the resource answers.", "schema": OpenAPI.string, "required": true],

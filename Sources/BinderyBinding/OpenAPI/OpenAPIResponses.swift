@@ -29,7 +29,6 @@ enum OpenAPIResponses {
             "The command's work failed upstream (`code` is the upstream's code, e.g. `\"500\"` for Bad Network).",
         "InternalError": "The command's work failed for another reason (no internals are shown).",
         "TooManyStreams": "This session already holds its maximum of open event streams (16 by default).",
-        "ShuttingDown": "The server is shutting down.",
     ]
 
     /// The responses with headers or another media type.
@@ -49,7 +48,14 @@ enum OpenAPIResponses {
         streamsExhausted["headers"] = [
             "Retry-After": ["schema": OpenAPI.string, "description": "Seconds (5) when the stream limit was hit."],
         ]
+        var shuttingDown = OpenAPI.problem(
+            "The server is shutting down (`Shutting down`): a request that arrived meanwhile, or one still waiting "
+                + "two seconds after the stop began (a command's `Prefer: wait`, a long-poll). Try again: another "
+                + "node, or this one restarted."
+        ).objectValue ?? [:]
+        shuttingDown["headers"] = ["Retry-After": ["schema": OpenAPI.string, "description": "Seconds (2)."]]
         return [
+            "ShuttingDown": .object(shuttingDown),
             "Unauthorized": .object(unauthorized),
             "MethodNotAllowed": .object(methodNotAllowed),
             "StreamsExhausted": .object(streamsExhausted),
