@@ -6,18 +6,20 @@ import Testing
 struct EventsHTTPTests {
     @Test func aClientThatClosesItsStreamIsFreedWithinOneHeartbeat() async throws {
         // Before, a client that closed normally was noticed at the second heartbeat after it left.
-        try await TestServer.with(streams: StreamLimits(heartbeat: .seconds(2))) { server in
+        try await TestServer.with(streams: StreamLimits(heartbeat: .seconds(4))) { server in
             let client = try await server.newSession()
             let stream = try await client.events("/api/views/form/events")
             _ = try await stream.next { _ in true }
             #expect(server.application.streams.count == 1)
             let closed = ContinuousClock.now
             stream.close()
-            while server.application.streams.count > 0, ContinuousClock.now - closed < .seconds(10) {
+            while server.application.streams.count > 0, ContinuousClock.now - closed < .seconds(12) {
                 try await Task.sleep(for: .milliseconds(50))
             }
             #expect(server.application.streams.count == 0)
-            #expect(ContinuousClock.now - closed < .seconds(3.5), "one heartbeat (2 s) and its probe, not two heartbeats")
+            // One heartbeat (4 s) and its probe (0.5 s), not two heartbeats (8 s); the rest is slack
+            // for a busy machine.
+            #expect(ContinuousClock.now - closed < .seconds(6.5), "one heartbeat and its probe, not two heartbeats")
         }
     }
 
