@@ -107,9 +107,9 @@ struct CoursesHTTPTests {
             let started = try await client.request("POST", "/api/views/courses/commands/load")
             #expect(started.status == 202)
             let version = try #require(started.version)
-            async let finished = client.request("GET", "/api/views/courses?after=\(version)", headers: ["Prefer": "wait=10"])
-            await clock.advance(by: .seconds(1))
-            let latest = try await finished
+            let latest = try await clock.advancing(by: .seconds(1)) {
+                try await client.request("GET", "/api/views/courses?after=\(version)", headers: ["Prefer": "wait=10"])
+            }
             #expect(latest.json["commands"]?.objectValue?["load"]?.objectValue?["executing"] == false)
             #expect(latest.output("courses")?.arrayValue?.isEmpty == false)
         }

@@ -48,9 +48,9 @@ struct ListHTTPTests {
             #expect(second.json["title"] == "Command already executing")
 
             let version = try #require(started.version)
-            async let finished = client.request("GET", "/api/views/list?after=\(version)", headers: ["Prefer": "wait=10"])
-            await clock.advance(by: .seconds(1))
-            let latest = try await finished
+            let latest = try await clock.advancing(by: .seconds(1)) {
+                try await client.request("GET", "/api/views/list?after=\(version)", headers: ["Prefer": "wait=10"])
+            }
             #expect(latest.status == 200)
             #expect(latest.json["commands"]?.objectValue?["load"]?.objectValue?["executing"] == false, "\(started.version ?? 0) -> \(latest.text.prefix(300))")
             guard case .array(let items)? = latest.output("items") else {
