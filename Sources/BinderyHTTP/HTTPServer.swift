@@ -64,9 +64,10 @@ public final class HTTPServer: Sendable {
             throw .invalidConfiguration("limits must not be negative")
         }
         // libmicrohttpd's limits are per daemon, and the kernel does not share connections out
-        // evenly: each worker may take the whole total, and the dispatcher answers 503 to
-        // requests beyond it (counted over all workers), so a full server refuses instead of
-        // leaving connections waiting. The headroom is what lets those 503s be sent.
+        // evenly: each worker may take the whole total, and the dispatcher handles requests
+        // beyond it (counted over all workers): an idle connection yields, else a 503, so a full
+        // server refuses instead of leaving connections waiting. The headroom is what lets those
+        // requests be read.
         let connectionLimit = configuration.connectionLimit + max(16, configuration.connectionLimit / 8)
         let perIPLimit = (configuration.perIPConnectionLimit + workers - 1) / workers
         var daemons: [MHDDaemon] = []
@@ -110,6 +111,9 @@ public final class HTTPServer: Sendable {
 
     /// Connections closed because their request head did not arrive in time, since the start.
     public var overdueHeadClosures: Int { dispatcher.headDeadlines.expiredCount }
+
+    /// Idle connections closed to serve a request while the server was full, since the start.
+    public var reclaimedIdleConnections: Int { dispatcher.headDeadlines.reclaimedCount }
 
     /// The bound port (useful with port 0); the configured port before `start()`.
     public var port: Int {

@@ -15,9 +15,14 @@ import Darwin
 /// connection on its own thread, as it does for any client that hangs up. A connection is
 /// forgotten when libmicrohttpd reports it closed, before it closes the descriptor, so a
 /// descriptor reused by a newer connection is never shut down by mistake.
+///
+/// Knowing which connections wait for a head also lets a full server make room: an idle
+/// connection yields to a request (``reclaimIdleConnection()``).
 final class HeadDeadlines: Sendable {
     private struct Connection {
         let socket: Int32
+        /// The client's address, for choosing whose idle connection yields when the server is full.
+        let address: String
         /// When the head being waited for is due; nil while a request is being handled.
         var deadline: ContinuousClock.Instant?
     }
@@ -26,16 +31,18 @@ final class HeadDeadlines: Sendable {
     let limit: Duration?
     private let connections = Mutex<[Int: Connection]>([:])
     private let expiredTotal = Atomic<Int>(0)
+    private let reclaimedTotal = Atomic<Int>(0)
 
     /// Tracks connections under `limit`; nil (or a limit that is not positive) tracks nothing.
     init(limit: Duration?) {
         self.limit = limit.flatMap { $0 > .zero ? $0 : nil }
     }
 
-    /// A connection opened on `socket`: its first head is due `limit` from `now`.
-    func opened(_ key: Int, socket: Int32, now: ContinuousClock.Instant) {
+    /// A connection from `address` opened on `socket`: its first head is due `limit` from `now`.
+    func opened(_ key: Int, socket: Int32, address: @autoclosure () -> String?, now: ContinuousClock.Instant) {
         guard let limit, socket >= 0 else { return }
-        connections.withLock { $0[key] = Connection(socket: socket, deadline: now + limit) }
+        let connection = Connection(socket: socket, address: address() ?? "", deadline: now + limit)
+        connections.withLock { $0[key] = connection }
     }
 
     /// The connection's request head is complete: no deadline while the request is handled.
@@ -77,8 +84,38 @@ final class HeadDeadlines: Sendable {
         return count
     }
 
+    /// When the server holds as many connections as it allows: shuts down one connection that is
+    /// waiting for a request head — an idle keep-alive, or an idle or trickling flood — the one
+    /// waiting longest from the address with the most such, so a client that sent a request is
+    /// served instead of refused. False when every connection is busy with a request.
+    func reclaimIdleConnection() -> Bool {
+        guard limit != nil else { return false }
+        let reclaimed = connections.withLock { connections -> Bool in
+            var waiting: [String: Int] = [:]
+            for connection in connections.values where connection.deadline != nil {
+                waiting[connection.address, default: 0] += 1
+            }
+            guard let busiest = waiting.max(by: { $0.value < $1.value })?.key else { return false }
+            var oldest: (key: Int, deadline: ContinuousClock.Instant)?
+            for (key, connection) in connections where connection.address == busiest {
+                guard let deadline = connection.deadline else { continue }
+                if oldest.map({ deadline < $0.deadline }) ?? true { oldest = (key, deadline) }
+            }
+            guard let oldest, let connection = connections[oldest.key] else { return false }
+            // Under the lock, as in `expire`: the descriptor is still this connection's.
+            _ = shutdown(connection.socket, Int32(SHUT_RDWR))
+            connections[oldest.key]?.deadline = nil
+            return true
+        }
+        if reclaimed { reclaimedTotal.add(1, ordering: .relaxed) }
+        return reclaimed
+    }
+
     /// Connections shut down for an overdue head since the server started.
     var expiredCount: Int { expiredTotal.load(ordering: .relaxed) }
+
+    /// Idle connections shut down to make room for a request while the server was full.
+    var reclaimedCount: Int { reclaimedTotal.load(ordering: .relaxed) }
 
     /// Connections being tracked (open ones, while a deadline applies).
     var trackedCount: Int { connections.withLock { $0.count } }

@@ -199,7 +199,7 @@ private let connectionHandler: MHD_NotifyConnectionCallback = { serverContext, c
     guard let connection else { return }
     let handle = MHDConnection(raw: connection)
     if opened {
-        dispatcher.headDeadlines.opened(handle.key, socket: handle.socket, now: .now)
+        dispatcher.headDeadlines.opened(handle.key, socket: handle.socket, address: handle.clientAddress(), now: .now)
     } else {
         dispatcher.headDeadlines.closed(handle.key)
     }

@@ -47,7 +47,10 @@ final class RequestDispatcher: Sendable {
         let head = connection.requestHeaders()
         let (headers, contentLengthCount, codings) = (head.fields, head.contentLengthCount, head.transferEncodings)
         var problem: Problem?
-        if openConnections.load(ordering: .relaxed) > configuration.connectionLimit {
+        // Full: an idle connection yields to this request if there is one; else 503.
+        if openConnections.load(ordering: .relaxed) > configuration.connectionLimit,
+            !headDeadlines.reclaimIdleConnection()
+        {
             problem = Problem(
                 status: .serviceUnavailable, title: "Server busy",
                 detail: "The server holds as many connections as it allows; try again in a moment.",

@@ -10,7 +10,8 @@ public struct ServerConfiguration: Sendable {
     public var maxBodyBytes: Int
     /// Memory pool per connection; headers that do not fit are answered 431 by libmicrohttpd.
     public var connectionMemoryLimit: Int
-    /// Total number of connections over all workers. Default 1024.
+    /// Total number of connections over all workers. Default 1024. Beyond it, a connection that
+    /// only waits for a request head yields to a request; with none idle, the request gets 503.
     public var connectionLimit: Int
     /// Connections from one client address over all workers. Default 256.
     public var perIPConnectionLimit: Int

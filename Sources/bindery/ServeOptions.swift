@@ -26,7 +26,7 @@ struct ServeOptions: ParsableArguments {
     @Option(help: "Largest accepted request body in bytes; larger ones get 413 (BINDERY_MAX_BODY_BYTES).")
     var maxBodyBytes: Int = Environment.int("BINDERY_MAX_BODY_BYTES") ?? 1 << 20
 
-    @Option(help: "Open connections allowed in total; requests beyond get 503 (BINDERY_MAX_CONNECTIONS; lowered to what ulimit -n allows).")
+    @Option(help: "Open connections allowed in total; beyond it an idle connection makes room for a request, else 503 (BINDERY_MAX_CONNECTIONS; lowered to what ulimit -n allows).")
     var maxConnections: Int = Environment.int("BINDERY_MAX_CONNECTIONS") ?? 8192
 
     @Option(help: "Open connections allowed per client address (BINDERY_MAX_CONNECTIONS_PER_IP).")

@@ -2,27 +2,38 @@ import BinderyHTTP
 import BinderyTestSupport
 import Testing
 
-/// A full server refuses with a 503 instead of leaving new connections waiting, and the limit
-/// is the total over all workers, however the kernel spreads connections (issue 15, finding 2).
-@Suite("Connection limit: a total over the workers, 503 beyond it")
+/// A full server lets an idle connection yield to a request, and refuses with a 503 when none is
+/// idle instead of leaving new connections waiting; the limit is the total over all workers,
+/// however the kernel spreads connections (issue 15, finding 2).
+@Suite("Connection limit: a total over the workers, idle connections yield, 503 beyond it")
 struct ConnectionLimitTests {
-    @Test func requestsBeyondTheTotalGet503AndTheServerRecovers() async throws {
+    @Test func requestsBeyondTheTotalGet503WhenEveryConnectionIsBusyAndTheServerRecovers() async throws {
+        let gate = Gate()
+        var router = testRouter()
+        router.add(.get, "/held") { _ in
+            try await gate.wait()
+            return .text("released")
+        }
         let configuration = ServerConfiguration(port: 0, workers: 2, connectionLimit: 4, perIPConnectionLimit: 64)
-        try await withServer(testRouter(), configuration: configuration) { server in
-            var idle: [RawHTTPClient] = []
+        try await withServer(router, configuration: configuration) { server in
+            var busy: [RawHTTPClient] = []
             for _ in 0..<4 {
                 let client = try RawHTTPClient(port: server.port)
-                let answer = try await client.request("GET", "/fast")
-                #expect(answer.status == 200, "within the limit")
-                idle.append(client)
+                try await client.send("GET /held HTTP/1.1\r\nHost: x\r\n\r\n")
+                busy.append(client)
             }
+            // Each busy connection is inside its handler before the extra one arrives.
+            try await Task.sleep(for: .milliseconds(200))
             let extra = try RawHTTPClient(port: server.port)
             let refused = try await extra.request("GET", "/fast")
             #expect(refused.status == 503)
             #expect(refused.header("Retry-After") == "1")
             #expect(refused.header("Content-Type") == "application/problem+json")
             #expect(try await extra.waitForClose(), "the refused connection is closed, its place given back")
-            idle.removeLast().close()
+            #expect(server.reclaimedIdleConnections == 0, "no connection was idle")
+            gate.open()
+            for client in busy { #expect(try await client.readResponse().status == 200) }
+            busy.removeLast().close()
             var status = 0
             for _ in 0..<100 where status != 200 {
                 let again = try RawHTTPClient(port: server.port)
@@ -31,7 +42,28 @@ struct ConnectionLimitTests {
                 if status != 200 { try await Task.sleep(for: .milliseconds(20)) }
             }
             #expect(status == 200, "a place freed is usable again")
+            busy.forEach { $0.close() }
+        }
+    }
+
+    @Test func aRequestBeyondTheTotalTakesTheIdlestConnectionsPlace() async throws {
+        let configuration = ServerConfiguration(port: 0, workers: 2, connectionLimit: 4, perIPConnectionLimit: 64)
+        try await withServer(testRouter(), configuration: configuration) { server in
+            var idle: [RawHTTPClient] = []
+            for _ in 0..<4 {
+                let client = try RawHTTPClient(port: server.port, timeout: .seconds(3))
+                #expect(try await client.request("GET", "/fast").status == 200, "within the limit")
+                idle.append(client)
+            }
+            // Full of idle keep-alive connections (a flood would look the same): the request is
+            // served, and the connection idle longest makes room.
+            let extra = try RawHTTPClient(port: server.port)
+            #expect(try await extra.request("GET", "/fast").status == 200)
+            #expect(server.reclaimedIdleConnections == 1)
+            #expect(try await idle[0].waitForClose(), "the connection idle longest was closed")
+            #expect(try await idle[3].request("GET", "/fast").status == 200, "the others stay")
             idle.forEach { $0.close() }
+            extra.close()
         }
     }
 }

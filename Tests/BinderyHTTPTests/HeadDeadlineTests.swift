@@ -37,7 +37,7 @@ struct HeadDeadlineTests {
     func overdueHeadIsShutDown() {
         let pair = SocketPair()
         let deadlines = HeadDeadlines(limit: .seconds(30))
-        deadlines.opened(1, socket: pair.server, now: start)
+        deadlines.opened(1, socket: pair.server, address: "10.0.0.1", now: start)
         #expect(deadlines.expire(now: start + .seconds(29)) == 0)
         #expect(!pair.clientSeesEnd)
         #expect(deadlines.expire(now: start + .seconds(30)) == 1)
@@ -50,7 +50,7 @@ struct HeadDeadlineTests {
     func keepAliveWaitCountsFromTheAnswer() {
         let pair = SocketPair()
         let deadlines = HeadDeadlines(limit: .seconds(30))
-        deadlines.opened(1, socket: pair.server, now: start)
+        deadlines.opened(1, socket: pair.server, address: "10.0.0.1", now: start)
         deadlines.headArrived(1)
         #expect(deadlines.expire(now: start + .seconds(600)) == 0, "a long request (a stream) is not cut")
         deadlines.requestEnded(1, now: start + .seconds(600))
@@ -64,18 +64,39 @@ struct HeadDeadlineTests {
     func closedConnectionIsForgotten() {
         let pair = SocketPair()
         let deadlines = HeadDeadlines(limit: .seconds(30))
-        deadlines.opened(1, socket: pair.server, now: start)
+        deadlines.opened(1, socket: pair.server, address: "10.0.0.1", now: start)
         deadlines.closed(1)
         #expect(deadlines.trackedCount == 0)
         #expect(deadlines.expire(now: start + .seconds(60)) == 0)
         #expect(!pair.clientSeesEnd)
     }
 
+    @Test("When full, the connection waiting longest from the address with the most waiting yields")
+    func reclaimTakesTheBusiestAddressesOldest() {
+        let quiet = SocketPair(), floodOld = SocketPair(), floodNew = SocketPair(), working = SocketPair()
+        let deadlines = HeadDeadlines(limit: .seconds(30))
+        deadlines.opened(1, socket: quiet.server, address: "10.0.0.1", now: start)
+        deadlines.opened(2, socket: floodOld.server, address: "10.0.0.2", now: start + .seconds(1))
+        deadlines.opened(3, socket: floodNew.server, address: "10.0.0.2", now: start + .seconds(2))
+        deadlines.opened(4, socket: working.server, address: "10.0.0.2", now: start)
+        deadlines.headArrived(4)
+        #expect(deadlines.reclaimIdleConnection())
+        #expect(floodOld.clientSeesEnd, "the flooding address's oldest idle connection")
+        #expect(!quiet.clientSeesEnd)
+        #expect(!floodNew.clientSeesEnd)
+        #expect(!working.clientSeesEnd, "a connection with a request in progress never yields")
+        #expect(deadlines.reclaimIdleConnection())
+        #expect(deadlines.reclaimIdleConnection())
+        #expect(quiet.clientSeesEnd && floodNew.clientSeesEnd)
+        #expect(!deadlines.reclaimIdleConnection(), "nothing idle is left")
+        #expect(deadlines.reclaimedCount == 3)
+    }
+
     @Test("A limit of zero tracks nothing")
     func zeroLimitTracksNothing() {
         let pair = SocketPair()
         let deadlines = HeadDeadlines(limit: .zero)
-        deadlines.opened(1, socket: pair.server, now: start)
+        deadlines.opened(1, socket: pair.server, address: "10.0.0.1", now: start)
         #expect(deadlines.trackedCount == 0)
         #expect(deadlines.expire(now: start + .seconds(3600)) == 0)
     }

@@ -4,8 +4,8 @@ out for 25-30 s, and new connections waited in the kernel queue instead of being
 
 At small scale: a total of MAX_CONNECTIONS and PER_IP per address. Eleven flooding addresses
 at their cap hold fewer than the total, so the probe from 127.0.0.1 must be served as before;
-then more addresses push the flood to the total, and a new connection must get a prompt 503
-problem with Retry-After, never a wait. Latencies are reported; the hard assertions are on
+then more addresses push the flood to the total, and the probe must still be served: a
+connection that only waits for a request head yields to one that sent a request. Latencies are reported; the hard assertions are on
 success, on answers arriving (no hang) and on the caps holding. A generous latency bound only
 catches an outage, not a slow machine.
 """
@@ -109,8 +109,10 @@ def flood_test(bindery, report, mode: str) -> None:
         bound = max(LATENCY_FACTOR * baseline.p(0.99), LATENCY_FLOOR)
         assert under.p(0.99) <= bound, f"p99 {under.p(0.99):.3f} s > {bound:.3f} s: {under.summary()}"
 
-        # 3. More addresses until the flood holds the total: a new connection is refused with a
-        #    503 problem and Retry-After, promptly.
+        # 3. More addresses until the flood holds the total: a request is still served, because
+        #    a connection waiting for a request head (idle or trickling) yields to it — the one
+        #    waiting longest, from the address holding the most. (With every connection busy
+        #    with a request, the answer is a prompt 503 with Retry-After: a Swift test.)
         for address in EXTRA_ADDRESSES:
             if flood.alive() >= MAX_CONNECTIONS:
                 break
@@ -118,18 +120,16 @@ def flood_test(bindery, report, mode: str) -> None:
         time.sleep(0.3)
         total = flood.alive()
         assert total >= MAX_CONNECTIONS, f"the flood reached only {total} connections"
-        refused = request(port, "GET", "/healthz", timeout=PROBE_TIMEOUT)
-        assert refused.status == 503, refused
-        assert refused.headers.get("retry-after") == "1", refused.headers
-        assert refused.headers.get("content-type", "").startswith("application/problem+json"), refused.headers
-        assert refused.json()["status"] == 503
-        assert refused.seconds < 2.0, f"the 503 took {refused.seconds:.2f} s"
+        served = request(port, "GET", "/healthz", timeout=PROBE_TIMEOUT)
+        assert served.status == 200, served
+        assert served.seconds < 2.0, f"the answer took {served.seconds:.2f} s"
         full = probe(port, token, 50, f"{mode} flood at the total")
-        report("full", f"{full.summary()} (the flood holds {total})")
-        # Every probe is answered (200, or 503 while full): none is reset, none hangs.
-        assert set(full.kinds()) <= {"200", "503"}, full.summary()
+        time.sleep(0.3)
+        left = flood.alive()
+        report("full", f"{full.summary()} (the flood held {total}, {left} after the probe)")
+        assert full.success_rate >= 0.99, full.summary()
         assert full.slowest < PROBE_TIMEOUT, full.summary()
-        assert full.share("503") > 0, "the total was reached but nothing was refused"
+        assert left < total, "no flood connection yielded, yet the probe was served beyond the total"
     finally:
         flood.close()
 
