@@ -34,7 +34,9 @@ enum PathChecks {
         guard let decoded, let segments else { return }
         let encodedSlash = raw.range(of: "%2f", options: .caseInsensitive) != nil
         if !encodedSlash {
-            let split = decoded.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            // By bytes: "/" followed by a combining mark is one Character.
+            let split = decoded.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+                .map { String(decoding: $0, as: UTF8.self) }
             expect(segments == (decoded == "/" ? [] : split),
                    "\(excerpt(raw)): segments \(excerpt(segments)) are not the decoded path's \(excerpt(split))")
         }
@@ -44,8 +46,9 @@ enum PathChecks {
         let canonical = "/" + segments.map(encode).joined(separator: "/")
         expect(answer == route(raw: canonical, path: decoded),
                "\(excerpt(raw)) and its canonical form \(excerpt(canonical)) are routed differently")
-        if !encodedSlash, let answer, answer.hasPrefix("/api/views/{rest...}\u{1}rest=") {
-            let rest = answer.dropFirst("/api/views/{rest...}\u{1}rest=".count)
+        let restPrefix = "/api/views/{rest...}\u{1}rest=".utf8
+        if !encodedSlash, let answer, answer.utf8.starts(with: restPrefix) {
+            let rest = String(decoding: answer.utf8.dropFirst(restPrefix.count), as: UTF8.self)
             expect("/api/views/" + rest == decoded, "\(excerpt(raw)): captured rest \(excerpt(rest)) is not the decoded path's")
         }
     }
