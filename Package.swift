@@ -13,6 +13,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "bindery", targets: ["bindery"]),
+        // The fuzz target: `scripts/fuzz` builds it with libFuzzer; an ordinary build replays files.
+        .executable(name: "bindery-fuzz", targets: ["BinderyFuzz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -89,6 +91,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // The parsers of untrusted input and their invariants, for libFuzzer (see scripts/fuzz). Only
+        // the two modules it needs, so a sanitized build does not compile the store's dependencies.
+        .executableTarget(
+            name: "BinderyFuzz",
+            dependencies: ["BinderyHTTP", "BinderyRuntime", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Tests/Fuzz/BinderyFuzz",
             swiftSettings: strictSettings
         ),
         // A raw HTTP/1.1 client over loopback, shared by the HTTP and integration tests.

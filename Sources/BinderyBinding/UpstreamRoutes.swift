@@ -18,9 +18,7 @@ struct UpstreamSettingsRoutes: HTTPResponder {
             guard !request.body.isEmpty else {
                 throw Problem(status: .badRequest, title: "Empty patch", detail: "Send a JSON merge patch of the settings.")
             }
-            if (try? JSONDecoder().decode(JSONValue.self, from: Data(request.body))) != nil {
-                try JSONBody.refuseDuplicateMembers(request.body)
-            }
+            try JSONBody.refuseDuplicateMembers(request.body)
             do {
                 _ = try upstream.update(patch: Data(request.body))
             } catch {

@@ -21,8 +21,13 @@ public struct EntityTag: Sendable, Hashable {
     /// The tag as a header value: `"7"` or `W/"7"`.
     public var headerValue: String { (isWeak ? "W/" : "") + "\"\(value)\"" }
 
-    /// The version number a strong tag of ``init(version:)`` names, if it is one.
-    public var version: Int? { isWeak ? nil : Int(value) }
+    /// The version number a strong tag of ``init(version:)`` names, if it is one. Only the exact
+    /// text such a tag has counts: `"007"` or `"+7"` is another tag than `"7"` (strong comparison
+    /// is character by character), so it names no version.
+    public var version: Int? {
+        guard !isWeak, let number = Int(value), String(number) == value else { return nil }
+        return number
+    }
 
     /// Strong comparison (`If-Match`): both strong and equal.
     public func matchesStrongly(_ other: EntityTag) -> Bool {

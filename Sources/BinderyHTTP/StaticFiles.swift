@@ -54,8 +54,9 @@ public struct StaticFiles: HTTPResponder {
         guard var segments = PercentDecoding.segments(ofRawPath: request.rawPath) else {
             return .problem(Problem(status: .badRequest, detail: "The request path is not valid."))
         }
+        // Bytes, not Characters: "/" followed by a combining mark (`%2F%CC%81`) is one Character.
         for segment in segments where segment == "." || segment == ".."
-            || segment.contains("/") || segment.contains("\\") || segment.contains("\0") {
+            || segment.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "\\") || $0 == 0 }) {
             return .problem(Self.notFound(request))
         }
         segments.removeAll { $0.isEmpty }

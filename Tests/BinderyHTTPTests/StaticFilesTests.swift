@@ -84,4 +84,18 @@ struct StaticFilesTests {
             #expect(!response.text.contains("TOP SECRET"))
         }
     }
+
+    // Found by the fuzz target: "/" followed by a combining mark is one Character, so the check
+    // for an encoded slash inside a segment (done on Characters) let `sub%2F%CC%81x.txt` through.
+    @Test("An encoded slash is refused even when a combining mark follows it")
+    func encodedSlashBeforeCombiningMark() async throws {
+        let site = try Site()
+        defer { site.remove() }
+        try Data("combining".utf8).write(to: URL(fileURLWithPath: site.root + "/sub/\u{301}x.txt"))
+        try await withServer(StaticFiles(root: site.root)) { server in
+            let client = try RawHTTPClient(port: server.port)
+            #expect(try await client.request("GET", "/sub/%CC%81x.txt").status == 200)
+            #expect(try await client.request("GET", "/sub%2F%CC%81x.txt").status == 404)
+        }
+    }
 }

@@ -1,0 +1,73 @@
+import BinderyRuntime
+import Foundation
+
+/// Request bodies: what `JSONValue(parsing:)` (the server's body decoder) accepts and refuses,
+/// compared with the independent reader `ReferenceJSON`, and how accepted values round-trip.
+enum JSONChecks {
+    /// Checks `body`; returns the value when the server would accept it.
+    static func check(_ body: [UInt8]) -> JSONValue? {
+        let verdict = ReferenceJSON.verdict(body)
+        do {
+            let value = try JSONValue(parsing: body)
+            // Accepted: a JSON text (deep ones are not judged) with no repeated member name.
+            expect(verdict == .valid(duplicate: nil) || verdict == .tooDeep,
+                   "accepted a body the reference reads as \(verdict): \(excerpt(body))")
+            checkRoundTrip(value)
+            return value
+        } catch {
+            switch error {
+            case .duplicateMember(let name):
+                expect(verdict == .valid(duplicate: name) || verdict == .tooDeep,
+                       "refused '\(name)' as a duplicate, the reference says \(verdict): \(excerpt(body))")
+            case .malformed:
+                // Refused as malformed: the reference must not read a valid text, unless a number
+                // in it is out of Double's range (Foundation refuses those).
+                if case .valid = verdict {
+                    expect(hasHugeNumber(body), "refused valid JSON as malformed: \(excerpt(body))")
+                }
+            }
+        }
+        return nil
+    }
+
+    /// Encoding an accepted value and reading it back gives the same value, with no duplicates.
+    private static func checkRoundTrip(_ value: JSONValue) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let encoded = try? encoder.encode(value) else {
+            expect(false, "an accepted value does not encode: \(excerpt(value))")
+            return
+        }
+        let bytes = [UInt8](encoded)
+        let again = try? JSONValue(parsing: bytes)
+        expect(again == value, "re-encoded \(excerpt(value)) as \(excerpt(String(decoding: bytes, as: UTF8.self))), read back \(excerpt(again as Any))")
+    }
+
+    /// Whether the text has a number literal that is not a finite Double (Foundation refuses those).
+    private static func hasHugeNumber(_ body: [UInt8]) -> Bool {
+        var token: [UInt8] = []
+        var inString = false
+        var escaped = false
+        var found = false
+        func finish() {
+            if !token.isEmpty, let number = Double(String(decoding: token, as: UTF8.self)), !number.isFinite {
+                found = true
+            }
+            token.removeAll()
+        }
+        for byte in body {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+            } else if byte == UInt8(ascii: "\"") {
+                finish()
+                inString = true
+            } else if (0x30...0x39).contains(byte) || [UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(byte) {
+                token.append(byte)
+            } else {
+                finish()
+            }
+        }
+        finish()
+        return found
+    }
+}
