@@ -65,11 +65,15 @@ export async function getSnapshot(path) {
   return (await request('GET', viewURL(path))).data;
 }
 
-/** PATCH /api/views/{path} with a JSON merge patch of inputs -> new snapshot. */
-export async function patchInputs(path, inputs, { keepalive = false } = {}) {
+/**
+ * PATCH /api/views/{path} with a JSON merge patch of inputs -> new snapshot. With ifMatch (a
+ * version) the server refuses it with 412 unless that is still the current version.
+ */
+export async function patchInputs(path, inputs, { keepalive = false, ifMatch = null } = {}) {
   const { data } = await request('PATCH', viewURL(path), {
     body: inputs,
     contentType: 'application/merge-patch+json',
+    headers: ifMatch == null ? {} : { 'If-Match': `"${ifMatch}"` },
     keepalive,
   });
   return data;

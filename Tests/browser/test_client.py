@@ -6,6 +6,7 @@ import json
 import re
 import time
 import urllib.request
+from pathlib import Path
 
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
@@ -594,6 +595,111 @@ def test_form_survives_a_server_restart(driver, restartable_server, screenshot):
     assert css(driver, "#password").get_attribute("value") == "passw0rd"
 
 
+# ---------------------------------------------------------------------------------- recovery
+
+OFFLINE = {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
+ONLINE = {**OFFLINE, "offline": False}
+
+
+def patch_as_the_page(driver, base, path, body):
+    """A write in the page's own session, made elsewhere (another tab, a script): the browser's
+    session cookie, no Origin (as curl)."""
+    cookie = "; ".join(f"{c['name']}={c['value']}" for c in driver.get_cookies())
+    req = urllib.request.Request(f"{base}/api/views/{path}", data=json.dumps(body).encode(), method="PATCH",
+                                 headers={"Cookie": cookie, "Content-Type": "application/merge-patch+json"})
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        return json.loads(resp.read())
+
+
+def has_unsent_edits(driver):
+    """The page's writer lost a write to the network and holds the edits until it can recover."""
+    return driver.execute_script(
+        "const b = window.__bindery.binder; return !!b && [...b.writers.values()].some((w) => w.recovering)")
+
+
+def edit_offline_while_the_server_changes(driver, base, keys, server_phone):
+    """Types `keys` into the phone field with the browser offline, then changes the phone in the
+    same session from outside, then goes online again."""
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", OFFLINE)
+    try:
+        for control, text in keys:
+            control.send_keys(text)
+        wait(driver, lambda: has_unsent_edits(driver), message="the offline write did not fail")
+        patch_as_the_page(driver, base, "form", {"phone": server_phone})
+    finally:
+        driver.execute_cdp_cmd("Network.emulateNetworkConditions", ONLINE)
+
+
+def test_an_offline_edit_that_meets_another_change_asks_the_user(driver, base_url, screenshot):
+    """LiveView's bar for form recovery: unsent text wins unless the server changed the same field
+    meanwhile; then both are shown and the user chooses. Fields changed only here are sent."""
+    open_screen(driver, base_url, "/form")
+    phone, password, output = css(driver, "#phone"), css(driver, "#password"), css(driver, "#form-output")
+    wait(driver, lambda: phone.get_attribute("value") == "186")
+    phone.click()
+    phone.send_keys(Keys.END)
+    edit_offline_while_the_server_changes(driver, base_url, [(phone, "999"), (password, "mine1234")], "13800000000")
+
+    question = wait(driver, lambda: css(driver, '[data-conflict="phone"]'), timeout=20,
+                    message="no question about the phone")
+    assert "186999" in question.text and "13800000000" in question.text
+    assert phone.get_attribute("value") == "186999"  # what the user typed stays in the field
+    # The password was changed only here: sent without asking (with If-Match), and no question.
+    wait(driver, lambda: output.text == "手机号:13800000000, 密码:mine1234", timeout=20)
+    assert not all_css(driver, '[data-conflict="password"]')
+    assert phone.get_attribute("value") == "186999"
+    screenshot("form-conflict")
+
+    question.find_element(By.CSS_SELECTOR, ".conflict-keep").click()
+    wait(driver, lambda: output.text == "手机号:186999, 密码:mine1234")
+    assert not all_css(driver, ".conflict")
+    assert driver.switch_to.active_element == phone
+
+    # Again, and this time the user takes the server's value.
+    edit_offline_while_the_server_changes(driver, base_url, [(phone, "1")], "13900000000")
+    question = wait(driver, lambda: css(driver, '[data-conflict="phone"]'), timeout=20)
+    assert "1869991" in question.text and "13900000000" in question.text
+    question.find_element(By.CSS_SELECTOR, ".conflict-take").click()
+    wait(driver, lambda: phone.get_attribute("value") == "13900000000")
+    wait(driver, lambda: output.text == "手机号:13900000000, 密码:mine1234")
+    assert not all_css(driver, ".conflict")
+
+
+def test_a_forgotten_session_is_said_plainly_and_what_was_typed_is_kept(driver, restartable_server, screenshot):
+    """The server restarts without the session (its store was lost): the page says so, keeps
+    every character typed, and starts again with them when the user says so."""
+    base = restartable_server.base
+    open_screen(driver, base, "/form")
+    phone, password, output = css(driver, "#phone"), css(driver, "#password"), css(driver, "#form-output")
+    wait(driver, lambda: phone.get_attribute("value") == "186")
+    phone.click()
+    phone.send_keys(Keys.END, "1234")
+    password.send_keys("pa")
+    wait(driver, lambda: output.text == "手机号:1861234, 密码:pa")
+
+    restartable_server.kill9()
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{restartable_server.store}{suffix}").unlink(missing_ok=True)
+    wait(driver, lambda: driver.execute_script("return document.documentElement.dataset.stream") == "reconnecting",
+         timeout=15)
+    phone.send_keys("5678")  # typed while the server is away: unsent
+    restartable_server.start()
+
+    notice = wait(driver, lambda: css(driver, ".session-lost"), timeout=30, message="the page did not say it")
+    assert "no longer knows your session" in notice.text
+    assert phone.get_attribute("value") == "18612345678" and password.get_attribute("value") == "pa"
+    screenshot("form-session-forgotten")
+
+    notice.find_element(By.CSS_SELECTOR, ".session-keep").click()
+    wait(driver, lambda: output.text == "手机号:18612345678, 密码:pa", timeout=15)
+    wait(driver, lambda: driver.execute_script("return document.documentElement.dataset.stream") == "open")
+    assert not all_css(driver, ".session-lost")
+    # Stored in the new session: a fresh page load shows it.
+    open_screen(driver, base, "/form")
+    wait(driver, lambda: css(driver, "#form-output").text == "手机号:18612345678, 密码:pa")
+
+
 # ---------------------------------------------------------------------------------- recipes
 
 def api_session(base_url):
@@ -704,3 +810,4 @@ def test_a_deleted_recipes_open_page_shows_not_found(driver, base_url):
     assert not usable(css(driver, "#start-timer"))
     call("POST", "/api/views/recipes/commands/delete", {"id": recipe_id}, wait_seconds=10)
     wait(driver, lambda: css(driver, "main h1").text == "Not found", message="the deleted recipe's page stayed")
+
