@@ -23,6 +23,11 @@ let current = null;   // {binder, unmount} of the mounted screen
 let firstRender = true;
 let navigate = () => {};
 
+/** The top progress bar: on while the screen waits for its first snapshot (see index.html). */
+function setLoading(on) {
+  if (on) document.documentElement.dataset.loading = ''; else delete document.documentElement.dataset.loading;
+}
+
 /** Shows "Reconnecting…" only while the current screen's stream (or the catalogue) is down. */
 function setConnection(state) {
   document.documentElement.dataset.stream = state;
@@ -35,6 +40,7 @@ function showNotFound(err) {
   const view = instantiate('tpl-not-found');
   view.querySelector('.banner').textContent = err ? api.describeError(err) : 'There is no screen at this address.';
   main.replaceChildren(view);
+  setLoading(false);
   document.title = pageTitle('Not found');
 }
 
@@ -110,6 +116,13 @@ function render(url, restore = null) {
   const root = main.firstElementChild;
   document.title = pageTitle(route.title);
   const binder = viewPath == null ? null : bind(root, viewPath, route);
+  // Busy until the first snapshot: no "No places yet" before the server said so. A screen
+  // module that loads more on its first snapshot (loads.js) keeps it busy while it does.
+  setLoading(Boolean(binder));
+  if (binder) {
+    root.setAttribute('aria-busy', 'true');
+    const first = binder.onSnapshot(() => { first(); root.removeAttribute('aria-busy'); setLoading(false); });
+  }
   // A bound form never submits natively (Enter must not reload): its state lives on the server.
   if (binder) root.addEventListener('submit', (event) => event.preventDefault());
   current = { binder, unmount: null };

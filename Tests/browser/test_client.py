@@ -363,6 +363,23 @@ def test_list_loads_scenic_then_hotel_cells(driver, base_url, upstream, screensh
     wait(driver, lambda: len(cell_kinds(driver)) == len(kinds))
 
 
+def test_list_shows_progress_not_an_empty_list_while_it_loads(driver, base_url, upstream, screenshot):
+    upstream.patch({"travel": {"latencyMs": 1500}, "hotel": {"latencyMs": 1500}})
+    driver.get(base_url + "/list")
+    wait(driver, lambda: css(driver, "#progress").is_displayed(), message="no progress bar on first load")
+    seen_progress_with_screen = []
+
+    def loaded_without_claiming_empty():
+        assert not css(driver, "main .empty").is_displayed(), "'No places yet' while loading"
+        if css(driver, "#progress").is_displayed() and all_css(driver, "#poi-list"):
+            seen_progress_with_screen.append(True)
+        return len(cell_kinds(driver)) > 0
+
+    wait(driver, loaded_without_claiming_empty, timeout=20)
+    assert seen_progress_with_screen, "the screen showed no progress while its list loaded"
+    wait(driver, lambda: not css(driver, "#progress").is_displayed())
+
+
 def test_list_shows_upstream_failure(driver, base_url, upstream, screenshot):
     upstream.patch({"travel": {"failureRate": 1}})
     load_list(driver, base_url)
@@ -811,3 +828,34 @@ def test_a_deleted_recipes_open_page_shows_not_found(driver, base_url):
     call("POST", "/api/views/recipes/commands/delete", {"id": recipe_id}, wait_seconds=10)
     wait(driver, lambda: css(driver, "main h1").text == "Not found", message="the deleted recipe's page stayed")
 
+
+# ---------------------------------------------------------------------------------- offline navigation
+
+def test_navigation_while_the_server_is_away_completes_when_it_returns(driver, restartable_server, screenshot):
+    """A link followed while the server is down shows that the app waits for it, and the screen
+    arrives by itself once the server is back: no reload, no console error."""
+    base = restartable_server.base
+    open_screen(driver, base, "/form")
+    restartable_server.kill9()
+    wait(driver, lambda: driver.execute_script("return document.documentElement.dataset.stream") == "reconnecting",
+         timeout=15, message="the page did not notice the server was gone")
+    css(driver, '#nav a[href="/recipes"]').click()
+    wait(driver, lambda: path_of(driver) == "/recipes")
+    wait(driver, lambda: css(driver, "#connection").is_displayed())
+    # The screen says it is waiting, not that there is nothing: the top bar, no empty state.
+    wait(driver, lambda: css(driver, "#progress").is_displayed())
+    assert css(driver, "main .screen").get_attribute("aria-busy") == "true"
+    assert not css(driver, "main .empty").is_displayed()
+    screenshot("navigation-offline")
+
+    restartable_server.start()
+    wait(driver, lambda: css(driver, "main h1").text == "C-41 recipes", timeout=30)
+    wait(driver, lambda: driver.execute_script("return document.documentElement.dataset.stream") == "open",
+         timeout=30)
+    assert css(driver, "main [data-version]").get_attribute("data-version")
+    assert not css(driver, "#connection").is_displayed()
+    wait(driver, lambda: not css(driver, "#progress").is_displayed())
+    severe = [e for e in driver.get_log("browser") if e["level"] == "SEVERE" and "net::" not in e["message"]
+              and "Failed to load resource" not in e["message"]]
+    assert not any("dynamically imported module" in e["message"] for e in severe), severe
+    screenshot("navigation-after-offline")
