@@ -13,7 +13,7 @@ import { match, routeTable } from './routes.js';
 import { startRouter } from './router.js';
 import { SCREENS } from './screens/index.js';
 import { instantiate } from './templates.js';
-import { showToast } from './toast.js';
+import { dismissAll, showToast } from './toast.js';
 
 const main = document.getElementById('main');
 const indicator = document.getElementById('connection');
@@ -102,6 +102,7 @@ function render(url, restore = null) {
     if (current.unmount) current.unmount();
     current = null;
   }
+  dismissAll(); // a notice is about the page it was raised on
   setConnection('connecting');
   markCurrentNav(url.pathname);
   const found = match(routes, url.pathname);
@@ -163,7 +164,7 @@ retry(() => api.listViews(), {
   retryable: (err) => !(err instanceof api.ProblemError && err.status < 500),
   onRetry: () => setConnection('reconnecting'),
 }).catch((err) => {
-  showToast({ title: 'No screens', message: api.describeError(err) });
+  showToast({ title: 'No screens', message: api.describeError(err), details: api.problemDetails(err) });
   return [];
 }).then((views) => {
   ctx.views = views;

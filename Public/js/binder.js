@@ -215,8 +215,10 @@ export class Binder {
     return true;
   }
 
-  // The seed shows a command's error in an alert; here it is a non-blocking toast. A toast is
-  // raised when an error appears/changes, or when an execution ends with an error again.
+  // The seed shows a command's error in an alert. One failure, one message: a screen that shows
+  // errors in a banner (data-output-as="error") gets its banner back (it may have been put away
+  // with OK); any other screen gets a non-blocking toast. It happens when an error appears or
+  // changes, or when an execution ends with an error again.
   reportCommandErrors(previous, snapshot) {
     if (!previous) return; // an old error on first display is shown by the screen's banner
     for (const [name, state] of Object.entries(snapshot.commands || {})) {
@@ -224,11 +226,19 @@ export class Binder {
       const before = previous.commands && previous.commands[name];
       const changed = !before || !same(before.error, state.error);
       const finishedAgain = before && before.executing && !state.executing;
-      if (changed || finishedAgain) {
-        this.errorToasts += 1;
-        this.notify({ title: 'Error', message: api.describeError(state.error), command: name });
-      }
+      if (changed || finishedAgain) this.reportError(state.error, name);
     }
+  }
+
+  /** Shows one failure once: in the screen's error banner if it has one set, else as a toast. */
+  reportError(err, command) {
+    this.errorToasts += 1;
+    const banners = this.root.querySelectorAll('[data-output-as="error"][data-has-error]');
+    if (banners.length) {
+      for (const banner of banners) banner.hidden = false;
+      return;
+    }
+    this.notify({ title: 'Error', message: api.describeError(err), details: api.problemDetails(err), command });
   }
 
   /** Executes a command; flushes pending input writes first so the command sees them. */
@@ -248,9 +258,9 @@ export class Binder {
         // The upstream failed; the snapshot's command error says so. Fetch it so the banner
         // updates, and toast the problem only if the snapshot didn't already cause one.
         await this.resync();
-        if (this.errorToasts === toastsBefore) this.notify({ title: 'Error', message: api.describeError(err), command: name });
+        if (this.errorToasts === toastsBefore) this.reportError(err, name);
       } else if (!(quiet && err instanceof api.ProblemError && err.status === 409)) {
-        this.notify({ title: 'Error', message: api.describeError(err), command: name });
+        this.notify({ title: 'Error', message: api.describeError(err), details: api.problemDetails(err), command: name });
       }
       return null;
     } finally {

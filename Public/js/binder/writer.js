@@ -66,7 +66,7 @@ export class InputWriter {
       } else if (err instanceof api.ProblemError && err.status < 500) {
         // Refused (422 wrong type, ...): drop these edits and show the server's truth.
         for (const e of batch.values()) e.binding.ackSeq = Math.max(e.binding.ackSeq, e.seq);
-        this.binder.notify({ title: 'Input refused', message: api.describeError(err) });
+        this.binder.notify({ title: 'Input refused', message: api.describeError(err), details: api.problemDetails(err) });
         this.binder.resync();
       } else {
         // No answer: the server may or may not hold these values. Keep them and recover later.
