@@ -65,11 +65,15 @@ export async function getSnapshot(path) {
   return (await request('GET', viewURL(path))).data;
 }
 
-/** PATCH /api/views/{path} with a JSON merge patch of inputs -> new snapshot. */
-export async function patchInputs(path, inputs, { keepalive = false } = {}) {
+/**
+ * PATCH /api/views/{path} with a JSON merge patch of inputs -> new snapshot. With ifMatch (a
+ * version) the server refuses it with 412 unless that is still the current version.
+ */
+export async function patchInputs(path, inputs, { keepalive = false, ifMatch = null } = {}) {
   const { data } = await request('PATCH', viewURL(path), {
     body: inputs,
     contentType: 'application/merge-patch+json',
+    headers: ifMatch == null ? {} : { 'If-Match': `"${ifMatch}"` },
     keepalive,
   });
   return data;
@@ -109,12 +113,36 @@ export async function patchUpstream(patch) {
   })).data;
 }
 
-/** A short human sentence for any error thrown by this module. */
+// What the user reads, by status: plain words, no codes, no field paths. The server's own words
+// are kept for problemDetails(), shown behind a "Details" disclosure.
+const PLAIN = {
+  400: 'The server could not read that request.',
+  404: 'This page no longer exists.',
+  409: 'That is not possible right now.',
+  412: 'Someone else changed this meanwhile.',
+  413: 'That is too large to send.',
+  422: 'That value is not accepted.',
+  429: 'Too many requests at once. Wait a moment and try again.',
+  502: 'A service this screen needs did not answer properly. Try again.',
+  503: 'The server is busy or restarting. Try again in a moment.',
+};
+
+/** A short sentence in plain words for any error thrown by this module (or a command's error). */
 export function describeError(err) {
   if (err instanceof ProblemError) {
-    const p = err.problem || {};
-    const head = p.title || `HTTP ${err.status}`;
-    return p.detail && p.detail !== head ? `${head}: ${p.detail}` : head;
+    if (err.status === 422 && err.problem && err.problem.field) return `That value is not accepted: ${err.problem.detail.replace(/^'[^']*':\s*/, '')}`;
+    return PLAIN[err.status] || (err.status >= 500 ? 'Something went wrong on the server. Try again.' : 'That did not work.');
   }
+  if (err instanceof NetworkError) return 'The server cannot be reached. The page keeps trying.';
   return err && err.message ? err.message : String(err);
+}
+
+/** The technical account of an error, for the "Details" disclosure. */
+export function problemDetails(err) {
+  if (err instanceof ProblemError) {
+    const p = err.problem || {};
+    return [`HTTP ${err.status}`, p.title, p.detail].filter(Boolean).join(' · ');
+  }
+  if (err instanceof NetworkError) return String(err.cause || err.message);
+  return err && typeof err === 'object' ? JSON.stringify(err) : String(err);
 }

@@ -13,7 +13,7 @@ import { match, routeTable } from './routes.js';
 import { startRouter } from './router.js';
 import { SCREENS } from './screens/index.js';
 import { instantiate } from './templates.js';
-import { showToast } from './toast.js';
+import { dismissAll, showToast } from './toast.js';
 
 const main = document.getElementById('main');
 const indicator = document.getElementById('connection');
@@ -22,6 +22,11 @@ let routes = null;    // from the catalogue; null until it arrived
 let current = null;   // {binder, unmount} of the mounted screen
 let firstRender = true;
 let navigate = () => {};
+
+/** The top progress bar: on while the screen waits for its first snapshot (see index.html). */
+function setLoading(on) {
+  if (on) document.documentElement.dataset.loading = ''; else delete document.documentElement.dataset.loading;
+}
 
 /** Shows "Reconnecting…" only while the current screen's stream (or the catalogue) is down. */
 function setConnection(state) {
@@ -35,6 +40,7 @@ function showNotFound(err) {
   const view = instantiate('tpl-not-found');
   view.querySelector('.banner').textContent = err ? api.describeError(err) : 'There is no screen at this address.';
   main.replaceChildren(view);
+  setLoading(false);
   document.title = pageTitle('Not found');
 }
 
@@ -96,6 +102,7 @@ function render(url, restore = null) {
     if (current.unmount) current.unmount();
     current = null;
   }
+  dismissAll(); // a notice is about the page it was raised on
   setConnection('connecting');
   markCurrentNav(url.pathname);
   const found = match(routes, url.pathname);
@@ -110,6 +117,13 @@ function render(url, restore = null) {
   const root = main.firstElementChild;
   document.title = pageTitle(route.title);
   const binder = viewPath == null ? null : bind(root, viewPath, route);
+  // Busy until the first snapshot: no "No places yet" before the server said so. A screen
+  // module that loads more on its first snapshot (loads.js) keeps it busy while it does.
+  setLoading(Boolean(binder));
+  if (binder) {
+    root.setAttribute('aria-busy', 'true');
+    const first = binder.onSnapshot(() => { first(); root.removeAttribute('aria-busy'); setLoading(false); });
+  }
   // A bound form never submits natively (Enter must not reload): its state lives on the server.
   if (binder) root.addEventListener('submit', (event) => event.preventDefault());
   current = { binder, unmount: null };
@@ -150,7 +164,7 @@ retry(() => api.listViews(), {
   retryable: (err) => !(err instanceof api.ProblemError && err.status < 500),
   onRetry: () => setConnection('reconnecting'),
 }).catch((err) => {
-  showToast({ title: 'No screens', message: api.describeError(err) });
+  showToast({ title: 'No screens', message: api.describeError(err), details: api.problemDetails(err) });
   return [];
 }).then((views) => {
   ctx.views = views;

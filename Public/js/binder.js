@@ -27,8 +27,14 @@
 // binder/input.js), writes inputs through one coalescing writer per view model
 // (binder/writer.js), executes commands, reports command errors through a toast callback and
 // hands `navigate` URLs to the router.
+//
+// After the server was away (binder/writer.js recovers unsent edits), a snapshot whose version is
+// lower than the one shown means the server no longer knows this session: the versions of a
+// session only grow, and survive a restart. If the user typed here, the binder stops, keeps what
+// they typed and asks what to do (binder/forgotten.js); otherwise the screen quietly starts over.
 
 import * as api from './api.js';
+import { askToStartAgain } from './binder/forgotten.js';
 import { EventStream } from './binder/stream.js';
 import { same } from './binder/members.js';
 import { Scope } from './binder/scope.js';
@@ -52,14 +58,20 @@ export class Binder {
     this.localBusy = new Set(); // command elements whose POST is in flight
     this.errorToasts = 0;
     this.listeners = new Set(options.onSnapshot ? [options.onSnapshot] : []);
-    this.stream = new EventStream(this.path, {
+    this.refreshing = new Map(); // path -> the GET in flight, shared (one new session, not several)
+    this.forgotten = null;       // the fresh snapshot while the user decides how to start again
+    this.stream = this.newStream();
+    this.scope = new Scope(this, root);
+  }
+
+  newStream() {
+    return new EventStream(this.path, {
       version: () => this.version,
       onSnapshot: (snapshot) => this.receive(snapshot, { origin: 'event' }),
       onOpen: () => { for (const w of this.writers.values()) if (!w.idle && !w.inflight) w.send(); },
       onState: (state) => { if (this.options.connection) this.options.connection(state); },
       check: () => this.check(),
     });
-    this.scope = new Scope(this, root);
   }
 
   writerFor(path) {
@@ -109,10 +121,10 @@ export class Binder {
   async check() {
     if (this.stopped) return 'stop';
     try {
-      const snapshot = await api.getSnapshot(this.path);
-      const idle = [...this.writers.values()].every((w) => w.idle);
-      // A lower version with nothing of ours in flight means the server restarted: start over.
-      this.receive(snapshot, { origin: 'resync', force: idle && snapshot.version < this.version });
+      const snapshot = await this.refresh();
+      if (!snapshot) return 'stop'; // the user is asked first; startAgain() opens a new stream
+      // A lower version with nothing typed here: the session is new; start over quietly.
+      this.receive(snapshot, { origin: 'resync', force: snapshot.version < this.version });
       return 'open';
     } catch (err) {
       if (err instanceof api.ProblemError && err.status === 404) {
@@ -121,6 +133,56 @@ export class Binder {
       }
       return err instanceof api.ProblemError ? 'open' : 'retry';
     }
+  }
+
+  /**
+   * The current snapshot of `path` after the server was away, or null when the server forgot the
+   * session and the user has to choose how to start again. Concurrent calls share one GET.
+   */
+  async refresh(path = this.path) {
+    if (this.forgotten) return null;
+    if (!this.refreshing.has(path)) {
+      this.refreshing.set(path, api.getSnapshot(path).finally(() => this.refreshing.delete(path)));
+    }
+    const snapshot = await this.refreshing.get(path);
+    if (this.forgotten) return null;
+    if (path !== this.path || this.version < 0 || !(snapshot.version < this.version)) return snapshot;
+    const typed = this.scope.allInputs().some((b) => b.editSeq > 0);
+    if (!typed) return snapshot;
+    this.forget(snapshot);
+    return null;
+  }
+
+  /** The server forgot the session: keep the page as the user left it and ask. */
+  forget(snapshot) {
+    this.forgotten = snapshot;
+    this.stream.close();
+    for (const w of this.writers.values()) clearTimeout(w.retryTimer);
+    askToStartAgain(this.root, {
+      keep: () => this.startAgain({ keepTyped: true }),
+      fresh: () => this.startAgain({ keepTyped: false }),
+    });
+    if (this.options.forgotten) this.options.forgotten();
+  }
+
+  /**
+   * Starts again on the server's fresh view model; with keepTyped, what the user typed on this
+   * screen (every control they edited) is written to it, so nothing typed is lost.
+   */
+  startAgain({ keepTyped }) {
+    const snapshot = this.forgotten;
+    if (!snapshot || this.stopped) return;
+    const inputs = snapshot.inputs || {};
+    const typed = keepTyped
+      ? this.scope.allInputs().filter((b) => b.editSeq > 0 && b.readValue() !== undefined && !same(b.readValue(), inputs[b.name]))
+      : [];
+    for (const w of this.writers.values()) w.reset();
+    for (const b of this.scope.allInputs()) { b.settle(); b.base = undefined; }
+    this.forgotten = null;
+    for (const b of typed) b.edited(); // dirty again, so the fresh snapshot won't overwrite them
+    this.receive(snapshot, { origin: 'resync', force: true });
+    this.stream = this.newStream();
+    this.stream.open();
   }
 
   /** Re-reads the snapshot (after a refused write or a failed command). */
@@ -134,7 +196,7 @@ export class Binder {
    * stream carries the change.
    */
   receive(snapshot, { origin = 'event', path = this.path, force = false } = {}) {
-    if (!snapshot || this.stopped) return false;
+    if (!snapshot || this.stopped || this.forgotten) return false;
     const snapPath = (snapshot.path || path).replace(/^\/+/, '');
     if (snapPath !== this.path) return false;
     if (!force && typeof snapshot.version === 'number' && snapshot.version <= this.version) {
@@ -153,8 +215,10 @@ export class Binder {
     return true;
   }
 
-  // The seed shows a command's error in an alert; here it is a non-blocking toast. A toast is
-  // raised when an error appears/changes, or when an execution ends with an error again.
+  // The seed shows a command's error in an alert. One failure, one message: a screen that shows
+  // errors in a banner (data-output-as="error") gets its banner back (it may have been put away
+  // with OK); any other screen gets a non-blocking toast. It happens when an error appears or
+  // changes, or when an execution ends with an error again.
   reportCommandErrors(previous, snapshot) {
     if (!previous) return; // an old error on first display is shown by the screen's banner
     for (const [name, state] of Object.entries(snapshot.commands || {})) {
@@ -162,11 +226,19 @@ export class Binder {
       const before = previous.commands && previous.commands[name];
       const changed = !before || !same(before.error, state.error);
       const finishedAgain = before && before.executing && !state.executing;
-      if (changed || finishedAgain) {
-        this.errorToasts += 1;
-        this.notify({ title: 'Error', message: api.describeError(state.error), command: name });
-      }
+      if (changed || finishedAgain) this.reportError(state.error, name);
     }
+  }
+
+  /** Shows one failure once: in the screen's error banner if it has one set, else as a toast. */
+  reportError(err, command) {
+    this.errorToasts += 1;
+    const banners = this.root.querySelectorAll('[data-output-as="error"][data-has-error]');
+    if (banners.length) {
+      for (const banner of banners) banner.hidden = false;
+      return;
+    }
+    this.notify({ title: 'Error', message: api.describeError(err), details: api.problemDetails(err), command });
   }
 
   /** Executes a command; flushes pending input writes first so the command sees them. */
@@ -186,9 +258,9 @@ export class Binder {
         // The upstream failed; the snapshot's command error says so. Fetch it so the banner
         // updates, and toast the problem only if the snapshot didn't already cause one.
         await this.resync();
-        if (this.errorToasts === toastsBefore) this.notify({ title: 'Error', message: api.describeError(err), command: name });
+        if (this.errorToasts === toastsBefore) this.reportError(err, name);
       } else if (!(quiet && err instanceof api.ProblemError && err.status === 409)) {
-        this.notify({ title: 'Error', message: api.describeError(err), command: name });
+        this.notify({ title: 'Error', message: api.describeError(err), details: api.problemDetails(err), command: name });
       }
       return null;
     } finally {

@@ -1,11 +1,14 @@
 // toast.js — non-blocking, dismissible error notices (the seed's UIAlertController, minus the
 // modality). Each toast is role="alert" inside an aria-live region; "OK" or Escape dismisses it.
+// The message is in plain words; `details` (the problem as the server said it) sits behind a
+// "Details" disclosure. Toasts belong to the page they were raised on: app.js dismisses them all
+// when the user navigates.
 
 import { instantiate } from './templates.js';
 
 const MAX_TOASTS = 3;
 
-export function showToast({ title = 'Error', message = '' } = {}) {
+export function showToast({ title = 'Error', message = '', details = '' } = {}) {
   const region = document.getElementById('toasts');
   if (!region) return null;
   // The same message twice in a row is one toast, not a pile.
@@ -22,6 +25,11 @@ export function showToast({ title = 'Error', message = '' } = {}) {
   toast.dataset.message = message;
   toast.querySelector('.toast-title').textContent = title;
   toast.querySelector('.toast-message').textContent = message;
+  if (details && details !== message) {
+    const disclosure = toast.querySelector('.toast-details');
+    disclosure.querySelector('pre').textContent = details;
+    disclosure.hidden = false;
+  }
   toast.querySelector('.toast-dismiss').addEventListener('click', () => dismiss(toast));
   region.append(toast);
   while (region.children.length > MAX_TOASTS) region.firstElementChild.remove();

@@ -5,8 +5,13 @@
 // A local edit bumps editSeq; a successful PATCH containing it sets ackSeq. While editSeq > ackSeq
 // the control is "dirty": snapshots never overwrite it (so an event for an older version can't eat
 // keystrokes or move the caret).
+//
+// `base` is the last value the control and the server agreed on (shown from a snapshot while
+// clean, or acknowledged by a write). After the server was away, an unsent edit whose field the
+// server still holds at `base` (or at a value we sent without hearing back) is ours to send; any
+// other value there means someone changed the same field meanwhile: a conflict for the user.
 
-import { lookup } from './members.js';
+import { lookup, same } from './members.js';
 
 export class InputBinding {
   constructor(binder, el, scope) {
@@ -17,6 +22,8 @@ export class InputBinding {
     this.type = el.dataset.inputType || null; // inferred on first render when absent
     this.editSeq = 0;
     this.ackSeq = 0;
+    this.base = undefined;
+    this.unconfirmed = []; // values sent whose answer never came: the server may hold them
     this.composing = false;
     const isText = el.tagName === 'TEXTAREA' || (el.tagName === 'INPUT' && !['checkbox', 'radio'].includes(el.type));
     this.onEdit = () => { if (!this.composing) this.edited(); };
@@ -29,6 +36,24 @@ export class InputBinding {
   }
 
   get dirty() { return this.editSeq > this.ackSeq; }
+
+  /** A write of `value` was acknowledged: the server holds it. */
+  acknowledged(value, seq) {
+    this.ackSeq = Math.max(this.ackSeq, seq);
+    this.base = value;
+    this.unconfirmed = [];
+  }
+
+  /** Whether the server's `value` for this input is one we know of (not someone else's edit). */
+  agreesWith(value) {
+    return same(value, this.base) || this.unconfirmed.some((v) => same(v, value));
+  }
+
+  /** Makes the control show the server's value again (its unsent edit is given up). */
+  settle() {
+    this.ackSeq = this.editSeq;
+    this.unconfirmed = [];
+  }
 
   readValue() {
     const el = this.el;
@@ -51,6 +76,7 @@ export class InputBinding {
     if (value === undefined) return;
     if (!this.type) this.type = typeof value === 'number' ? (Number.isInteger(value) ? 'integer' : 'number') : typeof value === 'boolean' ? 'boolean' : 'string';
     if (this.dirty || this.composing) return;
+    this.base = value;
     const el = this.el;
     if (el.type === 'checkbox') { el.checked = Boolean(value); return; }
     const text = value == null ? '' : String(value);

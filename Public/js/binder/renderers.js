@@ -37,11 +37,30 @@ const RENDERERS = {
       el.append(span);
     }
   },
-  // An error object {message, code} shown as text; the element hides while there is none.
+  // An error object {message, code, ...}: the message in plain words, the rest in a "Details"
+  // disclosure, and OK to put it away (binder.js shows it again when the command fails again).
+  // The element hides while there is none; data-has-error says one is set, shown or not.
   error(el, v) {
-    if (!v) { el.hidden = true; el.textContent = ''; return; }
-    const message = typeof v === 'string' ? v : (v.message || 'Error');
-    el.textContent = v.code != null ? `${message} (${v.code})` : message;
+    if (v == null) { el.hidden = true; el.replaceChildren(); delete el.dataset.hasError; return; }
+    const message = document.createElement('p');
+    message.className = 'banner-message';
+    message.textContent = (typeof v === 'string' ? v : v.message) || 'Something went wrong.';
+    const details = document.createElement('details');
+    const summary = document.createElement('summary');
+    summary.textContent = 'Details';
+    const facts = document.createElement('pre');
+    facts.textContent = typeof v === 'string' ? v : JSON.stringify(v, null, 2);
+    details.append(summary, facts);
+    const ok = document.createElement('button');
+    ok.type = 'button';
+    ok.className = 'banner-ok secondary';
+    ok.textContent = 'OK';
+    ok.addEventListener('click', () => {
+      el.hidden = true;
+      el.closest('main')?.querySelector('h1')?.focus();
+    });
+    el.replaceChildren(message, details, ok);
+    el.dataset.hasError = '';
     el.hidden = false;
   },
   // <select> options from [{id, name}] (data-option-value / data-option-label rename the keys).

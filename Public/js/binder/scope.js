@@ -108,6 +108,11 @@ export class Scope {
     el.setAttribute('aria-busy', String(busy));
   }
 
+  /** The input bindings of this scope and of every list item inside it. */
+  allInputs() {
+    return [...this.inputs, ...this.lists.flatMap((list) => [...list.items.values()].flatMap((e) => e.scope.allInputs()))];
+  }
+
   dispose() {
     for (const list of this.lists) list.dispose();
     for (const input of this.inputs) input.dispose();

@@ -1,58 +1,160 @@
 // writer.js — the coalescing writer of one view model's inputs (PATCH with a JSON merge patch).
-// One request in flight; edits made meanwhile coalesce into the next request; failures caused by
-// the network are retried with the shared back-off so nothing typed is lost; a refusal (4xx) drops
-// the edits and re-reads the server's truth.
+// One request in flight; edits made meanwhile coalesce into the next request; a refusal (4xx)
+// drops the edits and re-reads the server's truth.
+//
+// Recovery without loss: when a write gets no answer (the network, a restart: 5xx included), the
+// edits are kept and the writer "recovers" before writing again: it reads the current snapshot,
+// keeps each unsent edit whose field the server did not change meanwhile (see InputBinding's
+// `base`) and sends those with If-Match on that snapshot's version (a 412 means another write came
+// first: read again). An edit whose field the server did change is a conflict: both values are
+// shown next to the control and the user chooses (binder/conflict.js). Typing on settles it.
 
 import * as api from '../api.js';
 import { Backoff } from '../backoff.js';
+import { same } from './members.js';
+import { Conflict } from './conflict.js';
 
 export class InputWriter {
   constructor(binder, path) {
     this.binder = binder;
     this.path = path;
-    this.pending = new Map(); // name -> {binding, value, seq}
+    this.pending = new Map();   // name -> {binding, value, seq}
+    this.conflicts = new Map(); // name -> Conflict, held back until the user chooses
     this.inflight = null;
     this.retryTimer = null;
+    this.recovering = false;
     this.backoff = new Backoff();
   }
 
   get idle() { return !this.inflight && this.pending.size === 0; }
 
+  /** Whether anything the user typed is not on the server yet (pending, in flight, in conflict). */
+  get unsent() { return !this.idle || this.conflicts.size > 0; }
+
   queue(binding, value, seq) {
+    this.settleConflict(binding.name);
     this.pending.set(binding.name, { binding, value, seq });
     if (!this.retryTimer) this.send();
   }
 
   send() {
-    if (this.inflight || this.pending.size === 0 || this.binder.stopped) return this.inflight;
+    if (this.inflight || this.pending.size === 0 || this.binder.stopped || this.binder.forgotten) return this.inflight;
     clearTimeout(this.retryTimer);
     this.retryTimer = null;
+    this.inflight = (this.recovering ? this.recover() : this.write()).finally(() => {
+      this.inflight = null;
+      if (!this.retryTimer) this.send();
+    });
+    return this.inflight;
+  }
+
+  async write({ ifMatch = null } = {}) {
     const batch = this.pending;
     this.pending = new Map();
     const body = Object.fromEntries([...batch].map(([name, e]) => [name, e.value]));
-    this.inflight = (async () => {
-      try {
-        const snapshot = await api.patchInputs(this.path, body);
-        this.backoff.reset();
+    try {
+      const snapshot = await api.patchInputs(this.path, body, { ifMatch });
+      this.backoff.reset();
+      this.recovering = false;
+      for (const e of batch.values()) e.binding.acknowledged(e.value, e.seq);
+      this.binder.receive(snapshot, { origin: 'write', path: this.path });
+    } catch (err) {
+      if (err instanceof api.ProblemError && err.status === 412) {
+        // Another write came first: read again and decide field by field.
+        this.putBack(batch);
+        this.recovering = true;
+      } else if (err instanceof api.ProblemError && err.status < 500) {
+        // Refused (422 wrong type, ...): drop these edits and show the server's truth.
         for (const e of batch.values()) e.binding.ackSeq = Math.max(e.binding.ackSeq, e.seq);
-        this.binder.receive(snapshot, { origin: 'write', path: this.path });
-      } catch (err) {
-        if (err instanceof api.ProblemError && err.status < 500) {
-          // Refused (422 wrong type, 412, ...): drop these edits and show the server's truth.
-          for (const e of batch.values()) e.binding.ackSeq = Math.max(e.binding.ackSeq, e.seq);
-          this.binder.notify({ title: 'Input refused', message: api.describeError(err) });
-          this.binder.resync();
-        } else {
-          // Network trouble: put the edits back (unless newer ones replaced them) and retry.
-          for (const [name, e] of batch) if (!this.pending.has(name)) this.pending.set(name, e);
-          this.retryTimer = setTimeout(() => { this.retryTimer = null; this.send(); }, this.backoff.next());
-        }
-      } finally {
-        this.inflight = null;
+        this.binder.notify({ title: 'Input refused', message: api.describeError(err), details: api.problemDetails(err) });
+        this.binder.resync();
+      } else {
+        // No answer: the server may or may not hold these values. Keep them and recover later.
+        for (const e of batch.values()) e.binding.unconfirmed.push(e.value);
+        this.putBack(batch);
+        this.recovering = true;
+        this.retryLater();
       }
-      if (!this.retryTimer) this.send();
-    })();
-    return this.inflight;
+    }
+  }
+
+  /** Reads the server's current values, then sends what is still ours to send (see above). */
+  async recover() {
+    let snapshot;
+    try {
+      snapshot = await this.binder.refresh(this.path);
+    } catch (err) {
+      if (err instanceof api.ProblemError && err.status < 500) { this.recovering = false; return; } // the view is gone
+      this.retryLater();
+      return;
+    }
+    if (!snapshot) return; // the server forgot the session: the binder asks the user (binder.js)
+    const inputs = snapshot.inputs || {};
+    for (const [name, e] of [...this.pending]) {
+      const theirs = inputs[name];
+      if (same(theirs, e.value)) {
+        this.pending.delete(name); // it got there before the connection dropped
+        e.binding.acknowledged(e.value, e.seq);
+      } else if (!e.binding.agreesWith(theirs)) {
+        this.pending.delete(name);
+        this.conflicts.set(name, new Conflict(e, theirs, {
+          keep: () => this.keepMine(name),
+          take: () => this.takeTheirs(name),
+        }));
+      }
+    }
+    this.binder.receive(snapshot, { origin: 'resync', path: this.path });
+    if (this.pending.size === 0) { this.recovering = false; return; }
+    await this.write({ ifMatch: snapshot.version });
+  }
+
+  retryLater() {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => { this.retryTimer = null; this.send(); }, this.backoff.next());
+  }
+
+  putBack(batch) {
+    for (const [name, e] of batch) if (!this.pending.has(name)) this.pending.set(name, e);
+  }
+
+  /** "Keep mine": the user has seen the server's value; theirs becomes the base, ours is sent. */
+  keepMine(name) {
+    const conflict = this.conflicts.get(name);
+    if (!conflict) return;
+    this.conflicts.delete(name);
+    conflict.dismiss();
+    conflict.entry.binding.base = conflict.theirs;
+    if (!this.pending.has(name)) this.pending.set(name, conflict.entry);
+    this.recovering = true;
+    this.send();
+  }
+
+  /** "Use the server's": the unsent edit is given up and the control shows the server's value. */
+  takeTheirs(name) {
+    const conflict = this.conflicts.get(name);
+    if (!conflict) return;
+    this.conflicts.delete(name);
+    conflict.dismiss();
+    conflict.entry.binding.settle();
+    this.binder.repaint();
+  }
+
+  /** A new keystroke in a field in conflict: the user's new text wins, the question goes away. */
+  settleConflict(name) {
+    const conflict = this.conflicts.get(name);
+    if (!conflict) return;
+    this.conflicts.delete(name);
+    conflict.dismiss({ keepFocus: true });
+  }
+
+  /** Forgets every unsent edit (the session is starting again). */
+  reset() {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    for (const conflict of this.conflicts.values()) conflict.dismiss({ keepFocus: true });
+    this.conflicts.clear();
+    this.pending.clear();
+    this.recovering = false;
   }
 
   /** Sends what is pending and waits (a few rounds at most) for it to be acknowledged. */

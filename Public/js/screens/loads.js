@@ -14,7 +14,9 @@ export function loadsWhenEmpty(member) {
         const load = snapshot.commands && snapshot.commands.load;
         const items = snapshot.outputs && snapshot.outputs[member];
         if (load && load.enabled && !load.executing && !(items && items.length) && !snapshot.outputs.error) {
-          binder.execute('load', undefined, { quiet: true });
+          // Busy from the first snapshot to the answer, so the empty state never flashes.
+          root.setAttribute('aria-busy', 'true');
+          binder.execute('load', undefined, { quiet: true }).finally(() => root.removeAttribute('aria-busy'));
         }
       });
     },

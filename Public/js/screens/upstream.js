@@ -55,7 +55,7 @@ export function mountUpstreamPanel(section, ctx) {
       status.textContent = 'Saved.';
     } catch (err) {
       status.textContent = '';
-      ctx.notify({ title: 'Upstream not changed', message: api.describeError(err) });
+      ctx.notify({ title: 'Upstream not changed', message: api.describeError(err), details: api.problemDetails(err) });
     }
   });
 
