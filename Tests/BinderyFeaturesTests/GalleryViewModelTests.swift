@@ -116,6 +116,39 @@ struct GalleryViewModelTests {
         gallery.finish()
     }
 
+    @Test func loadRetriesAFailedImportWithoutLeavingThePage() async throws {
+        let (upstream, clock) = makeTestUpstream([.photos: EndpointSettings(failureRate: 1)])
+        let expected = try await galleryFixturePhotos()
+        let gallery = ViewModelTester(GalleryViewModel(upstream: upstream))
+        await gallery.activate { $0.outputs["loading"] = true }
+        await clock.waitForSleeps(1)
+        await clock.advance(by: .seconds(1))
+        await gallery.settle {
+            $0.outputs["loading"] = false
+            $0.outputs["error"] = badNetwork
+        }
+
+        // The upstream recovers; the gallery, still active, retries on `load`.
+        upstream.update(UpstreamSettings(seed: 42, endpoints: [:]))
+        try gallery.execute("load") {
+            $0.commands["load"]?.executing = true
+            $0.commands["load"]?.enabled = false
+        }
+        await clock.waitForSleeps(2)
+        await gallery.settle {
+            $0.outputs["loading"] = true
+            $0.outputs["error"] = .null
+        }
+        await clock.advance(by: .seconds(1))
+        await gallery.settle {
+            $0.commands["load"]?.executing = false
+            $0.commands["load"]?.enabled = true
+            $0.outputs["loading"] = false
+            $0.outputs["photos"] = galleryPhotosOutput(expected)
+        }
+        gallery.finish()
+    }
+
     @Test func becomingInactiveCancelsTheImportWithoutAnError() async throws {
         let (upstream, clock) = makeTestUpstream()
         let expected = try await galleryFixturePhotos()

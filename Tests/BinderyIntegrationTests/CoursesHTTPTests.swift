@@ -108,7 +108,7 @@ struct CoursesHTTPTests {
             #expect(started.status == 202)
             let version = try #require(started.version)
             let latest = try await clock.advancing(by: .seconds(1)) {
-                try await client.request("GET", "/api/views/courses?after=\(version)", headers: ["Prefer": "wait=10"])
+                try await client.request("GET", "/api/views/courses?after=\(version)", headers: ["Prefer": "wait=14"])
             }
             #expect(latest.json["commands"]?.objectValue?["load"]?.objectValue?["executing"] == false)
             #expect(latest.output("courses")?.arrayValue?.isEmpty == false)

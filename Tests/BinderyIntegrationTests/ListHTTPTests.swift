@@ -49,7 +49,7 @@ struct ListHTTPTests {
 
             let version = try #require(started.version)
             let latest = try await clock.advancing(by: .seconds(1)) {
-                try await client.request("GET", "/api/views/list?after=\(version)", headers: ["Prefer": "wait=10"])
+                try await client.request("GET", "/api/views/list?after=\(version)", headers: ["Prefer": "wait=14"])
             }
             #expect(latest.status == 200)
             #expect(latest.json["commands"]?.objectValue?["load"]?.objectValue?["executing"] == false, "\(started.version ?? 0) -> \(latest.text.prefix(300))")

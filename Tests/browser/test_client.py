@@ -499,6 +499,22 @@ def test_courses_show_upstream_failure(driver, base_url, upstream, screenshot):
 
 # ---------------------------------------------------------------------------------- gallery
 
+def test_a_failed_gallery_import_can_be_tried_again(driver, base_url, upstream, screenshot):
+    # Before, a failed import was a dead end: no retry, still failed after the upstream
+    # recovered, across reloads, until the session expired.
+    upstream.patch({"photos": {"failureRate": 1}})
+    open_screen(driver, base_url, "/gallery")
+    banner = css(driver, "#gallery-error")
+    wait(driver, lambda: banner.is_displayed() and "Bad Network" in banner.text, timeout=15)
+    retry = css(driver, "#gallery-retry")
+    wait(driver, lambda: retry.is_displayed(), message="no retry next to the error")
+    screenshot("gallery-error")
+    upstream.patch({"photos": {"failureRate": 0}})
+    retry.click()
+    wait(driver, lambda: len(all_css(driver, "#gallery-grid .thumb")) > 1, timeout=15)
+    wait(driver, lambda: not banner.is_displayed() and not retry.is_displayed())
+
+
 def image_loaded(driver, img):
     return driver.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", img)
 

@@ -6,7 +6,8 @@ import Observation
 ///
 /// The photos are imported when the gallery first becomes active, not in `init`. An import
 /// error is logged and recorded in `error`, and leaves the gallery empty (the seed's
-/// `logError` + `catchTo: empty`); the next activation tries again. Once an import succeeded,
+/// `logError` + `catchTo: empty`); the next activation tries again, and so does the `load`
+/// command (a retry the client offers without leaving the page). Once an import succeeded,
 /// later activations import nothing. The gallery builds the full-size page of each photo
 /// (`gallery/photos/<index>`) from its photo array.
 @Observable
@@ -25,7 +26,7 @@ public final class GalleryViewModel: ViewModel {
     @ObservationIgnored private var fullSizeModels: [Int: FullSizePhotoViewModel] = [:]
     /// Counts imports, so that only the newest one ends `loading`.
     @ObservationIgnored private var importCount = 0
-    /// The live state of `select`.
+    /// The live state of `load` and `select`.
     public let commandStates = CommandStates()
 
     /// Creates an empty gallery that imports from `upstream` when it becomes active.
@@ -34,8 +35,9 @@ public final class GalleryViewModel: ViewModel {
         self.log = log
     }
 
-    /// Outputs `photos` (`[{"index", "name", "thumbnail"}]`), `loading` and `error`; command
-    /// `select`; child route `photos/{index}`, the full-size pages. A page asked for before
+    /// Outputs `photos` (`[{"index", "name", "thumbnail"}]`), `loading` and `error`; commands
+    /// `load` (retry a failed import) and `select`; child route `photos/{index}`, the full-size
+    /// pages. A page asked for before
     /// the photos were imported (a shared URL opened in a new session) imports them first.
     public static let declaration = ViewModelDeclaration<GalleryViewModel>(
         "Gallery",
@@ -53,6 +55,12 @@ public final class GalleryViewModel: ViewModel {
             .failure("error") { $0.error },
         ],
         commands: [
+            .deferred(
+                "load",
+                summary: "Imports the photos again after a failed import (the retry a failed gallery offers); "
+                    + "does nothing once they are imported.",
+                prepare: { model, _ in { await model.importPhotos(); return .none } }
+            ),
             .immediate(
                 "select", summary: "Opens a photo: answers its full-size page.",
                 argument: .named("SelectPhotoArgument", .object(["index": .integer(minimum: 0)])), navigates: true,
