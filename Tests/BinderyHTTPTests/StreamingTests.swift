@@ -118,7 +118,8 @@ struct StreamingTests {
 
         let started = ContinuousClock.now
         await server.shutdown()
-        #expect(ContinuousClock.now - started < .seconds(2))
+        // Not the two seconds of grace for running handlers (slack for a busy machine).
+        #expect(ContinuousClock.now - started < .seconds(5))
         #expect(stream.isTerminated)
         #expect(terminations.value == 1)
         // The client sees the body end (last chunk) or the connection close, never a hang.
