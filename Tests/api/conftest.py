@@ -8,9 +8,7 @@ need the server (never a silent skip).
 from __future__ import annotations
 
 import json
-import os
 import signal
-import socket
 import subprocess
 import time
 import urllib.error
@@ -19,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from bindery_paths import free_port
 from tools import OPENAPI_COPY, REPO, binary_path, public_dir  # noqa: F401 (re-exported)
 
 DOCKERFILE = REPO / "docker" / "Dockerfile"
@@ -37,12 +36,6 @@ def server_command(port: int, store: Path) -> list[str]:
         "--upstream-travel-failure-rate", "0",
         "--log-level", "error",
     ]
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def wait_for_health(base: str, process: subprocess.Popen, timeout: float = 30.0) -> None:

@@ -6,25 +6,15 @@ directories in one pytest run, the module named `conftest` is whichever director
 
 from __future__ import annotations
 
-import os
 import shutil
 import sys
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from bindery_paths import REPO, binary_path, public_dir  # noqa: F401 (re-exported)
+
 OPENAPI_COPY = REPO / "docs" / "openapi.json"
-
-
-def binary_path() -> Path:
-    path = Path(os.environ.get("BINDERY_BIN", ".build/debug/bindery"))
-    return path if path.is_absolute() else REPO / path
-
-
-def public_dir() -> Path:
-    path = Path(os.environ.get("BINDERY_PUBLIC", "Public"))
-    return path if path.is_absolute() else REPO / path
 
 
 def venv_tool(name: str) -> str:

@@ -9,33 +9,14 @@ artifacts/reliability-<name>.log.
 from __future__ import annotations
 
 import functools
-import os
 import signal
-import socket
 import subprocess
 import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-ARTIFACTS = REPO / "artifacts"
-
-
-def binary_path() -> Path:
-    path = Path(os.environ.get("BINDERY_BIN", ".build/debug/bindery"))
-    return path if path.is_absolute() else REPO / path
-
-
-def public_dir() -> Path:
-    path = Path(os.environ.get("BINDERY_PUBLIC", "Public"))
-    return path if path.is_absolute() else REPO / path
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+from bindery_paths import ARTIFACTS, REPO, binary_path, free_port, public_dir  # noqa: F401 (re-exported)
 
 
 @functools.cache
