@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bindery_paths import free_port
+from bindery_support import free_port
 from tools import OPENAPI_COPY, REPO, binary_path, public_dir  # noqa: F401 (re-exported)
 
 DOCKERFILE = REPO / "docker" / "Dockerfile"

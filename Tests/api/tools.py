@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bindery_paths import REPO, binary_path, public_dir  # noqa: F401 (re-exported)
+from bindery_support import REPO, binary_path, public_dir  # noqa: F401 (re-exported)
 
 OPENAPI_COPY = REPO / "docs" / "openapi.json"
 

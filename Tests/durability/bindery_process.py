@@ -12,12 +12,10 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
-import time
-import urllib.error
 import urllib.request
 from pathlib import Path
 
-from bindery_paths import ARTIFACTS, REPO, binary_path, free_port, public_dir  # noqa: F401 (re-exported)
+from bindery_support import ARTIFACTS, REPO, binary_path, free_port, public_dir, stop_process, wait_until_healthy  # noqa: F401 (re-exported)
 
 
 class Bindery:
@@ -55,18 +53,7 @@ class Bindery:
         # The working directory is a temporary one: nothing lands in the repository's .bindery/.
         self.process = subprocess.Popen(self.command(), cwd=self.store.parent, stdin=subprocess.DEVNULL,
                                         stdout=self._log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"bindery exited with status {self.process.returncode} before answering /healthz")
-            try:
-                with urllib.request.urlopen(f"{self.base}/healthz", timeout=1) as response:
-                    if response.status == 200:
-                        return
-            except (OSError, urllib.error.URLError):
-                pass
-            time.sleep(0.05)
-        raise RuntimeError(f"bindery did not answer {self.base}/healthz within {timeout:.0f} s")
+        wait_until_healthy(self.process, self.base, timeout, f"artifacts/durability-{self.name}-{self.starts}.log")
 
     def kill9(self) -> None:
         """SIGKILL: no shutdown code runs, nothing is flushed."""
@@ -76,13 +63,7 @@ class Bindery:
         assert self.process.returncode == -signal.SIGKILL
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=5)
+        stop_process(self.process)
         if self._log:
             self._log.close()
             self._log = None

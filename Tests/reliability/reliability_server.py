@@ -9,14 +9,10 @@ artifacts/reliability-<name>.log.
 from __future__ import annotations
 
 import functools
-import signal
 import subprocess
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
-from bindery_paths import ARTIFACTS, REPO, binary_path, free_port, public_dir  # noqa: F401 (re-exported)
+from bindery_support import ARTIFACTS, REPO, binary_path, free_port, public_dir, stop_process, wait_until_healthy  # noqa: F401 (re-exported)
 
 
 @functools.cache
@@ -58,31 +54,13 @@ class Bindery:
         # The working directory is a temporary one: nothing lands in the repository's .bindery/.
         self.process = subprocess.Popen(self.command(), cwd=self.directory, stdin=subprocess.DEVNULL,
                                         stdout=self._log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"bindery exited with status {self.process.returncode} before answering "
-                                   f"/healthz (see artifacts/reliability-{self.name}.log)")
-            try:
-                with urllib.request.urlopen(f"{self.base}/healthz", timeout=1) as response:
-                    if response.status == 200:
-                        return
-            except (OSError, urllib.error.URLError):
-                pass
-            time.sleep(0.05)
-        raise RuntimeError(f"bindery did not answer {self.base}/healthz within {timeout:.0f} s")
+        wait_until_healthy(self.process, self.base, timeout, f"artifacts/reliability-{self.name}.log")
 
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
 
     def stop(self) -> None:
-        if self.alive():
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=5)
+        stop_process(self.process)
         if self._log:
             self._log.close()
             self._log = None

@@ -1,0 +1,64 @@
+"""What the pytest suites that start `bindery serve` share: where the binary, the thin client and
+the artifacts directory are, a free loopback port, waiting for a server to answer and stopping it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+ARTIFACTS = REPO / "artifacts"
+
+
+def binary_path() -> Path:
+    """The server binary under test: `BINDERY_BIN`, or the debug build."""
+    path = Path(os.environ.get("BINDERY_BIN", ".build/debug/bindery"))
+    return path if path.is_absolute() else REPO / path
+
+
+def public_dir() -> Path:
+    """The thin client's directory: `BINDERY_PUBLIC`, or the repository's `Public/`."""
+    path = Path(os.environ.get("BINDERY_PUBLIC", "Public"))
+    return path if path.is_absolute() else REPO / path
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_until_healthy(process: subprocess.Popen, base: str, timeout: float, log: str) -> None:
+    """Returns once `base`/healthz answers 200; raises if the process exits first (naming `log`,
+    where its output went) or `timeout` seconds pass."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"bindery exited with status {process.returncode} before answering /healthz (see {log})")
+        try:
+            with urllib.request.urlopen(f"{base}/healthz", timeout=1) as response:
+                if response.status == 200:
+                    return
+        except (OSError, urllib.error.URLError):
+            pass
+        time.sleep(0.05)
+    raise RuntimeError(f"bindery did not answer {base}/healthz within {timeout:.0f} s (see {log})")
+
+
+def stop_process(process: subprocess.Popen | None) -> None:
+    """SIGTERM (a clean stop), then SIGKILL if it has not ended within 15 s."""
+    if process is None or process.poll() is not None:
+        return
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=5)
