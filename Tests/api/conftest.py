@@ -8,16 +8,13 @@ need the server (never a silent skip).
 from __future__ import annotations
 
 import json
-import signal
 import subprocess
-import time
-import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-from bindery_support import free_port
+from bindery_support import free_port, stop_process, wait_until_healthy
 from tools import OPENAPI_COPY, REPO, binary_path, public_dir  # noqa: F401 (re-exported)
 
 DOCKERFILE = REPO / "docker" / "Dockerfile"
@@ -38,21 +35,6 @@ def server_command(port: int, store: Path) -> list[str]:
     ]
 
 
-def wait_for_health(base: str, process: subprocess.Popen, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"bindery exited with status {process.returncode} before answering /healthz")
-        try:
-            with urllib.request.urlopen(f"{base}/healthz", timeout=1) as response:
-                if response.status == 200:
-                    return
-        except (OSError, urllib.error.URLError):
-            pass
-        time.sleep(0.1)
-    raise RuntimeError(f"bindery did not answer {base}/healthz within {timeout:.0f} s")
-
-
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
     """Starts the real binary on a SQLite store in a temporary directory, waits for GET /healthz,
@@ -64,16 +46,10 @@ def server(tmp_path_factory):
     store = tmp_path_factory.mktemp("api-store") / "bindery.sqlite"
     process = subprocess.Popen(server_command(port, store), cwd=REPO, stdin=subprocess.DEVNULL)
     try:
-        wait_for_health(base, process)
+        wait_until_healthy(process, base, 30.0, "the pytest output")
         yield base
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=5)
+        stop_process(process)
 
 
 @pytest.fixture(scope="session")
