@@ -75,7 +75,7 @@ let package = Package(
         .target(
             name: "BinderyBinding",
             dependencies: [
-                "BinderyHTTP", "BinderyRuntime", "BinderyFeatures", "BinderyUpstream", "BinderyStore",
+                "BinderyHTTP", "BinderyRuntime", "BinderyFeatures", "BinderyUpstream", "BinderyStore", "CBinderyShim",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),

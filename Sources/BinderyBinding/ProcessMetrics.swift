@@ -1,7 +1,8 @@
 import Foundation
 
 /// The standard Prometheus process metrics, read from Linux's `/proc/self` at each scrape:
-/// resident and virtual memory, open file descriptors, CPU seconds and start time.
+/// resident and virtual memory, open file descriptors, CPU seconds and start time; and the C
+/// allocator's heap (glibc's mallinfo2), in use and free but retained.
 ///
 /// Written here rather than taken from a library: swift-prometheus, which Bindery uses, does not
 /// collect process metrics, and the five values are a few reads of `/proc`.
@@ -33,6 +34,14 @@ enum ProcessMetrics {
                 lines += counter("process_cpu_seconds_total", "Total user and system CPU time spent in seconds.", (user + system) / ticks)
                 lines += gauge("process_start_time_seconds", "Start time of the process since unix epoch in seconds.", bootTime + started / ticks)
             }
+        }
+        if let heap = AllocatorHeap.figures() {
+            lines += [
+                "# HELP process_heap_bytes C heap (glibc mallinfo2): bytes allocations hold (in_use), bytes freed but kept by the allocator (free).",
+                "# TYPE process_heap_bytes gauge",
+                #"process_heap_bytes{state="in_use"} \#(heap.inUse)"#,
+                #"process_heap_bytes{state="free"} \#(heap.free)"#,
+            ]
         }
         return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
     }

@@ -21,6 +21,8 @@ public final class SessionStore: Sendable {
     private let quota: CreationQuota
     private let commandLease: TimeInterval
     private let reserved: Set<SessionTokenHash>
+    /// Sessions closed since the last sweep began (see ``sweep()``).
+    private let closedSinceSweep = Atomic<Int>(0)
 
     /// Creates a store whose sessions' graphs serve `screens` and commit to `store`.
     ///
@@ -128,6 +130,9 @@ public final class SessionStore: Sendable {
     /// would then fail and a restart would lose it.
     @discardableResult
     public func sweep() async -> Int {
+        // Sessions closed before this sweep began (by the previous sweep, or evicted or expired on
+        // insert) are freed by now; the ones this sweep closes count for the next sweep.
+        let closedBefore = closedSinceSweep.exchange(0, ordering: .relaxed)
         let instant = now()
         let (expired, live) = sessions.withLock { sessions in
             (Self.removeExpired(from: &sessions, before: instant - limits.idleTimeout, at: instant), Array(sessions.values))
@@ -146,6 +151,11 @@ public final class SessionStore: Sendable {
         _ = try? await store.purgeSessions(idleSince: wall - limits.idleTimeout.timeInterval)
         let sparing = reserved.union(live.map(\.tokenHash))
         _ = try? await store.evictSessions(beyond: limits.maxSessions, sparing: sparing)
+        // glibc keeps what freed sessions held in its arenas (one per thread that allocated), so
+        // after a wave of sessions RSS stayed near its peak although the heap in use was back at
+        // its baseline (docs/soak/README.md: retention, not a leak). Give those pages back, at
+        // most once a sweep and only when sessions were closed: a few ms.
+        if closedBefore > 0 { AllocatorHeap.trim() }
         return expired.count
     }
 
@@ -246,6 +256,7 @@ public final class SessionStore: Sendable {
     }
 
     private func close(_ sessions: [Session]) {
+        closedSinceSweep.add(sessions.count, ordering: .relaxed)
         for session in sessions {
             Task { await session.graph.close() }
         }

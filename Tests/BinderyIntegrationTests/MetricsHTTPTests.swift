@@ -20,6 +20,24 @@ struct MetricsHTTPTests {
         }
     }
 
+    @Test func metricsCarryTheHeapInUseAndFree() async throws {
+        try await TestServer.with { server in
+            let text = try await server.anonymousClient().request("GET", "/metrics").text
+            func value(_ series: String) -> Double? {
+                text.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
+            }
+            #expect(text.contains("# TYPE process_heap_bytes gauge"))
+            let inUse = try #require(value(#"process_heap_bytes{state="in_use"}"#))
+            let free = try #require(value(#"process_heap_bytes{state="free"}"#))
+            let virtual = try #require(value("process_virtual_memory_bytes"))
+            // A running server holds at least a megabyte of Swift objects (metadata, the router,
+            // the store), and the heap fits in the address space.
+            #expect(inUse > 1_000_000)
+            #expect(free >= 0)
+            #expect(inUse + free < virtual)
+        }
+    }
+
     @Test func metricsCountRequestsCommandsSessionsStreamsAndUpstreamCalls() async throws {
         try await TestServer.with { server in
             let client = try await server.newSession()

@@ -4,6 +4,9 @@
 // The thin C layer between Swift and libmicrohttpd. Swift cannot call C variadic functions
 // (MHD_start_daemon, MHD_get_daemon_info, MHD_get_connection_info) nor receive a va_list, so
 // each function here wraps exactly one of those. No policy lives in C.
+//
+// Two more wrap glibc's heap interface (<malloc.h>), which Swift's Glibc module does not export:
+// `bindery_heap_figures` (mallinfo2) and `bindery_heap_trim` (malloc_trim).
 
 #include <stddef.h>
 #include <stdint.h>
@@ -54,5 +57,23 @@ int bindery_client_address(struct MHD_Connection *connection, char *buffer, size
 /// The connection's socket descriptor, or -1. Exists because MHD_get_connection_info is variadic.
 /// Used only to shut the socket down (never to close it) when a request head is overdue.
 int bindery_connection_socket(struct MHD_Connection *connection);
+
+/// glibc's heap figures, summed over every arena (mallinfo2).
+struct bindery_heap_figures {
+    /// Bytes allocated and not yet freed: in arenas (uordblks) plus in their own mmaps (hblkhd).
+    size_t in_use;
+    /// Bytes freed but kept by the allocator for later allocations (fordblks). Part of them may
+    /// already be returned to the kernel page by page (malloc_trim), so it bounds what RSS holds.
+    size_t free;
+};
+
+/// Fills `figures` from mallinfo2; returns 0, or -1 where the C library has no mallinfo2 (not
+/// glibc 2.33 or later). Exists because Swift's Glibc module does not export <malloc.h>.
+int bindery_heap_figures(struct bindery_heap_figures *figures);
+
+/// Returns the free pages of every arena to the kernel (malloc_trim(0)); 1 if memory was
+/// released, 0 if none could be, -1 where the C library has no malloc_trim. Exists because
+/// Swift's Glibc module does not export <malloc.h>.
+int bindery_heap_trim(void);
 
 #endif
