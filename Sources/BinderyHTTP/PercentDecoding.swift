@@ -11,12 +11,16 @@ package enum PercentDecoding {
 
     /// The path's segments after the leading "/", each decoded on its own (so an encoded
     /// "%2F" stays inside its segment); nil when any segment is malformed.
+    ///
+    /// Split by Unicode scalars, not `Character`s: a "/" followed by a combining mark is one
+    /// Character, and would not separate segments (found by `bindery-fuzz`).
     package static func segments(ofRawPath rawPath: String) -> [String]? {
-        let trimmed = rawPath.hasPrefix("/") ? rawPath.dropFirst() : Substring(rawPath)
-        if trimmed.isEmpty { return [] }
+        var scalars = Substring(rawPath).unicodeScalars
+        if scalars.first == "/" { scalars = scalars.dropFirst() }
+        if scalars.isEmpty { return [] }
         var result: [String] = []
-        for part in trimmed.split(separator: "/", omittingEmptySubsequences: false) {
-            guard let decoded = decode(part) else { return nil }
+        for part in scalars.split(separator: "/", omittingEmptySubsequences: false) {
+            guard let decoded = decode(Substring(part)) else { return nil }
             result.append(decoded)
         }
         return result

@@ -52,17 +52,41 @@ public enum JSONPatch {
         return .object(members)
     }
 
-    /// A member name as a JSON Pointer token (RFC 6901): `~` is `~0`, `/` is `~1`.
+    /// A member name as a JSON Pointer token (RFC 6901): `~` is `~0`, `/` is `~1`. By Unicode
+    /// scalars: a "/" followed by a combining mark is one `Character` that is not "/" (found by
+    /// `bindery-fuzz`).
     static func escape(_ key: String) -> String {
-        var token = ""
-        for character in key {
-            switch character {
-            case "~": token += "~0"
-            case "/": token += "~1"
-            default: token.append(character)
+        var token = String.UnicodeScalarView()
+        for scalar in key.unicodeScalars {
+            switch scalar {
+            case "~": token.append(contentsOf: "~0".unicodeScalars)
+            case "/": token.append(contentsOf: "~1".unicodeScalars)
+            default: token.append(scalar)
             }
         }
-        return token
+        return String(token)
+    }
+
+    /// A JSON Pointer token as the member name it stands for: `~1` is `/`, `~0` is `~`.
+    static func unescape(_ token: Substring.UnicodeScalarView) -> String {
+        var name = String.UnicodeScalarView()
+        var afterTilde = false
+        for scalar in token {
+            if afterTilde {
+                afterTilde = false
+                switch scalar {
+                case "0": name.append("~")
+                case "1": name.append("/")
+                default: name.append("~"); name.append(scalar)
+                }
+            } else if scalar == "~" {
+                afterTilde = true
+            } else {
+                name.append(scalar)
+            }
+        }
+        if afterTilde { name.append("~") }
+        return String(name)
     }
 }
 
@@ -101,10 +125,10 @@ extension JSONPatch {
 
     private static func pointer(_ path: String) throws(ApplyError) -> [String] {
         guard !path.isEmpty else { return [] }
-        guard path.hasPrefix("/") else { throw ApplyError(reason: "\(path) is not a JSON Pointer") }
-        return path.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
-            String($0.replacing("~1", with: "/").replacing("~0", with: "~"))
-        }
+        // By Unicode scalars, as `escape` writes them.
+        let scalars = Substring(path).unicodeScalars
+        guard scalars.first == "/" else { throw ApplyError(reason: "\(path) is not a JSON Pointer") }
+        return scalars.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map(unescape)
     }
 
     private static func read(_ document: JSONValue, _ tokens: [String]) throws(ApplyError) -> JSONValue? {

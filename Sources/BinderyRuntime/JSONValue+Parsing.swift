@@ -10,7 +10,8 @@ extension JSONValue {
     }
 
     /// Parses untrusted bytes (a request body) as one JSON value, refusing a text in which a
-    /// member name is repeated in one object: Foundation would keep one of the values silently.
+    /// member name is repeated in one object (Foundation would keep one of the values silently)
+    /// and one with a trailing comma (which Foundation accepts).
     ///
     /// The text must be UTF-8 (RFC 8259 §8.1). Foundation also reads UTF-16 and UTF-32, which the
     /// byte scan for duplicates cannot follow (`{"\u0061":1,"a":2}` in UTF-16 went through); every
@@ -22,6 +23,8 @@ extension JSONValue {
         } catch {
             throw .malformed
         }
+        // Foundation's decoder accepts a trailing comma; RFC 8259 does not.
+        if TrailingComma.isPresent(in: bytes) { throw .malformed }
         if let name = DuplicateMembers.first(in: bytes) { throw .duplicateMember(name) }
     }
 }

@@ -26,6 +26,14 @@ struct RouterTests {
         #expect(missing.status == .notFound)
     }
 
+    @Test("A slash followed by a combining mark still separates segments (found by bindery-fuzz)")
+    func slashBeforeACombiningMark() {
+        // "/\u{0656}" is one Character: split by Characters, it was one segment "/\u{0656}".
+        #expect(PercentDecoding.segments(ofRawPath: "/\u{0656}") == ["\u{0656}"])
+        #expect(PercentDecoding.segments(ofRawPath: "/api/\u{0301}x/y") == ["api", "\u{0301}x", "y"])
+        #expect(PercentDecoding.segments(ofRawPath: "/a%2F\u{0301}/b") == ["a/\u{0301}", "b"])
+    }
+
     @Test("Problems render RFC 9457 JSON with sorted keys")
     func problemJSON() {
         let response = Problem(status: .badRequest, detail: "bad phone", extensions: ["field": "phone"]).response

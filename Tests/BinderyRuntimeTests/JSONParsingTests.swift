@@ -11,6 +11,16 @@ struct JSONParsingTests {
         #expect((try? JSONValue(parsing: Array(#"{"a":{"a":1},"b":[{"a":2}]}"#.utf8))) != nil)
     }
 
+    // Found by bindery-fuzz: Foundation's decoder accepts a trailing comma.
+    @Test("A trailing comma is malformed; a comma inside a string is not")
+    func trailingCommas() {
+        for text in [#"{"phone":"186",}"#, "[1,]", "[1 ,\n ]", #"{"a":[1,2,] }"#] {
+            #expect(throws: JSONValue.ParsingError.malformed, "\(text)") { try JSONValue(parsing: Array(text.utf8)) }
+        }
+        #expect((try? JSONValue(parsing: Array(#"{"a":",}","b":"x\\","c":[1,2]}"#.utf8))) != nil)
+        #expect((try? JSONValue(parsing: Array(#"{"a":",]"}"#.utf8))) == .object(["a": .string(",]")]))
+    }
+
     // Found with the fuzz target's reference reader: Foundation also reads UTF-16 and UTF-32, and
     // the duplicate scan, which reads UTF-8 bytes, missed an escaped repeat in such a body.
     @Test("A body that is not UTF-8 is malformed, so no duplicate passes in UTF-16")

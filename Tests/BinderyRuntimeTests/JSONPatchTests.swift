@@ -11,9 +11,12 @@ struct JSONPatchTests {
         (["a/b": 1, "m~n": 2], ["a/b": 3, "m~n": 4]),
         (["x": .null], ["x": ["now": "object"]]),
         (["same": "value"], ["same": "value"]),
+        // A name starting with a combining mark, and "/" or "~" before one (found by bindery-fuzz:
+        // split by Characters, "/\u{06D6}" was not a pointer, and "/\u{0301}" was not escaped).
+        (["\u{06D6}ems": 1, "/\u{0301}": 2, "~\u{0301}": 3], ["\u{06D6}ems": 4, "/\u{0301}": 5, "~\u{0301}": 6]),
     ]
 
-    @Test("Applying the diff gives the new document", arguments: 0..<7)
+    @Test("Applying the diff gives the new document", arguments: 0..<8)
     func diffThenApply(_ index: Int) throws {
         let (old, new) = Self.pairs[index]
         let patch = JSONPatch.diff(from: old, to: new)

@@ -17,8 +17,13 @@ enum JSONChecks {
         } catch {
             switch error {
             case .duplicateMember(let name):
-                expect(verdict == .valid(duplicate: name) || verdict == .tooDeep,
-                       "refused '\(name)' as a duplicate, the reference says \(verdict): \(excerpt(body))")
+                // A valid text must really repeat that name. An invalid one may come back as a
+                // duplicate too (refused either way): Foundation does not read the value of a name
+                // it already holds, so `{"a":1,"a":2+}` decodes and the scan then finds "a".
+                if case .valid(let duplicate) = verdict {
+                    expect(duplicate == name,
+                           "refused '\(name)' as a duplicate, the reference says \(verdict): \(excerpt(body))")
+                }
             case .malformed:
                 // Refused as malformed: the reference must not read a valid text, unless a number
                 // in it is out of Double's range (Foundation refuses those).

@@ -32,7 +32,13 @@ enum PathChecks {
         expect((decoded == nil) == (segments == nil),
                "\(excerpt(raw)): the whole path decodes to \(excerpt(decoded as Any)), its segments to \(excerpt(segments as Any))")
         guard let decoded, let segments else { return }
-        let encodedSlash = raw.range(of: "%2f", options: .caseInsensitive) != nil
+        // By bytes: a "F" followed by a combining mark is one Character, which a String search for
+        // "%2F" does not find.
+        let bytes = Array(raw.utf8)
+        let encodedSlash = bytes.indices.dropLast(2).contains { index in
+            bytes[index] == UInt8(ascii: "%") && bytes[index + 1] == UInt8(ascii: "2")
+                && (bytes[index + 2] | 0x20) == UInt8(ascii: "f")
+        }
         if !encodedSlash {
             // By bytes: "/" followed by a combining mark is one Character.
             let split = decoded.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
