@@ -94,12 +94,10 @@ struct StorePersistence: ViewModelPersistence {
 /// JSON as the store keeps it: compact, keys sorted.
 enum StoredJSON {
     static func encode(_ value: JSONValue) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(value)
+        Data(JSONWriter.bytes(of: value))
     }
 
     static func decode(_ data: Data) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: data)
+        try JSONValue(parsing: [UInt8](data))
     }
 }

@@ -182,11 +182,9 @@ extension ViewModelGraph {
         guard let previous else { return version.snapshot }
         let snapshot = version.snapshot
         let operations = JSONPatch.between(base: previous.version, previous.body, version: snapshot.version, version.body)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let patch = try? encoder.encode(JSONValue.array(operations)) else { return snapshot }
+        let patch = JSONWriter.bytes(of: .array(operations))
         return EncodedSnapshot(
-            path: snapshot.path, version: snapshot.version, bytes: snapshot.bytes, patch: [UInt8](patch),
+            path: snapshot.path, version: snapshot.version, bytes: snapshot.bytes, patch: patch,
             patchBase: previous.version
         )
     }

@@ -11,7 +11,6 @@ public actor ViewModelGraph {
 
     private let screens: [String: Screen]
     let clock: any Clock<Duration>
-    private let encoder: JSONEncoder
     /// Where new versions are committed before anyone sees them; nil publishes them at once.
     let persistence: (any ViewModelPersistence)?
     /// What a restart brought back, by path; used as each view model is first made.
@@ -43,9 +42,6 @@ public actor ViewModelGraph {
         self.clock = clock
         self.persistence = persistence
         self.restored = restored
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        self.encoder = encoder
     }
 
     // MARK: Reading and writing
@@ -147,7 +143,7 @@ public actor ViewModelGraph {
         for _ in 0..<3 {
             var changed: [RenderedVersion] = []
             for host in hosts.values where !reloading.contains(ObjectIdentifier(host)) {
-                guard let (snapshot, body) = host.refresh(using: encoder) else { continue }
+                guard let (snapshot, body) = host.refresh() else { continue }
                 changed.append(RenderedVersion(host: host, snapshot: snapshot, body: body))
             }
             guard !changed.isEmpty else { break }

@@ -109,7 +109,7 @@ final class ViewModelHost {
     /// Re-renders if anything the last render read has changed.
     ///
     /// Returns the new snapshot when the rendered state differs from the previous version's.
-    func refresh(using encoder: JSONEncoder) -> (snapshot: EncodedSnapshot, body: JSONValue)? {
+    func refresh() -> (snapshot: EncodedSnapshot, body: JSONValue)? {
         guard signal.takeDirty() else { return nil }
         let rendered = withObservationTracking {
             render()
@@ -121,7 +121,7 @@ final class ViewModelHost {
         version += 1
         var document = rendered.objectValue ?? [:]
         document["version"] = .int(version)
-        let bytes = (try? encoder.encode(JSONValue.object(document))).map { [UInt8]($0) } ?? []
+        let bytes = JSONWriter.bytes(of: .object(document), capacity: encoded.bytes.count + 64)
         encoded = EncodedSnapshot(path: path, version: version, bytes: bytes)
         return (encoded, rendered)
     }

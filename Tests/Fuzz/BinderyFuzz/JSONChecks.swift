@@ -12,6 +12,7 @@ enum JSONChecks {
             // Accepted: a JSON text (deep ones are not judged) with no repeated member name.
             expect(verdict == .valid(duplicate: nil) || verdict == .tooDeep,
                    "accepted a body the reference reads as \(verdict): \(excerpt(body))")
+            checkAgreesWithFoundation(value, body)
             checkRoundTrip(value)
             return value
         } catch {
@@ -35,15 +36,25 @@ enum JSONChecks {
         return nil
     }
 
-    /// Encoding an accepted value and reading it back gives the same value, with no duplicates.
+    /// Foundation's `JSONDecoder` reads an accepted body as the same value (Bindery's reader is
+    /// only stricter: duplicates, trailing commas, other encodings).
+    private static func checkAgreesWithFoundation(_ value: JSONValue, _ body: [UInt8]) {
+        let foundation = try? JSONDecoder().decode(JSONValue.self, from: Data(body))
+        expect(foundation == value, "read \(excerpt(body)) as \(excerpt(value)), Foundation as \(excerpt(foundation as Any))")
+    }
+
+    /// Bindery's writer writes an accepted value byte for byte as Foundation's encoder does, and
+    /// reading it back gives the same value.
     private static func checkRoundTrip(_ value: JSONValue) {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let encoded = try? encoder.encode(value) else {
             expect(false, "an accepted value does not encode: \(excerpt(value))")
             return
         }
-        let bytes = [UInt8](encoded)
+        let bytes = JSONWriter.bytes(of: value)
+        expect(bytes == [UInt8](encoded),
+               "wrote \(excerpt(value)) as \(excerpt(String(decoding: bytes, as: UTF8.self))), Foundation as \(excerpt(String(decoding: encoded, as: UTF8.self)))")
         let again = try? JSONValue(parsing: bytes)
         expect(again == value, "re-encoded \(excerpt(value)) as \(excerpt(String(decoding: bytes, as: UTF8.self))), read back \(excerpt(again as Any))")
     }
