@@ -116,30 +116,58 @@ struct JSONReader {
     /// A number token: checked against the grammar, then converted as Foundation does.
     private mutating func number() throws(JSONValue.ParsingError) -> JSONValue {
         let start = index
-        var integral = true
         if current == UInt8(ascii: "-") { index += 1 }
+        let integerStart = index
         if current == UInt8(ascii: "0") {
             index += 1
         } else {
             guard let byte = current, (0x31...0x39).contains(byte) else { throw .malformed }
             skipDigits()
         }
+        var mantissa = Array(bytes[integerStart..<index])
+        var exponent = 0
         if current == UInt8(ascii: ".") {
             index += 1
-            integral = false
+            let fractionStart = index
             try digits()
+            mantissa += bytes[fractionStart..<index]
+            exponent -= index - fractionStart
         }
         if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
             index += 1
-            integral = false
-            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
+            let negative = current == UInt8(ascii: "-")
+            if current == UInt8(ascii: "+") || negative { index += 1 }
+            let exponentStart = index
             try digits()
+            // Beyond ±100,000 the value is 0 or infinite either way; only the sign matters then.
+            let written = bytes[exponentStart..<index].reduce(0) { min($0 * 10 + Int($1 - 0x30), 100_000) }
+            exponent += negative ? -written : written
         }
+        let negative = bytes[start] == UInt8(ascii: "-")
+        if let exact = Self.exactInteger(digits: mantissa, exponent: exponent, negative: negative) { return .int(exact) }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        if integral, let number = Int(text) { return .int(number) }
         guard let number = Double(text), number.isFinite else { throw .malformed }
         if let exact = Int(exactly: number) { return .int(exact) }
         return .double(number)
+    }
+
+    /// The number `digits` × 10^`exponent` when it is an integer that fits `Int` exactly
+    /// (`1.0`, `1.50e1`, `123456780123456789.0`), so that no digit is lost through `Double`.
+    private static func exactInteger(digits: [UInt8], exponent: Int, negative: Bool) -> Int? {
+        var significant = digits.drop { $0 == 0x30 }
+        var exponent = exponent
+        while significant.last == 0x30 {
+            significant.removeLast()
+            exponent += 1
+        }
+        guard !significant.isEmpty else { return 0 }
+        guard exponent >= 0, significant.count + exponent <= 19 else { return nil }
+        var magnitude: UInt64 = 0
+        for digit in significant { magnitude = magnitude * 10 + UInt64(digit - 0x30) }
+        for _ in 0..<exponent { magnitude *= 10 }
+        return negative
+            ? (magnitude <= UInt64(Int.max) + 1 ? Int(truncatingIfNeeded: 0 &- magnitude) : nil)
+            : (magnitude <= UInt64(Int.max) ? Int(magnitude) : nil)
     }
 
     private mutating func digits() throws(JSONValue.ParsingError) {

@@ -166,9 +166,11 @@ extension ViewModelGraph {
     /// Makes a committed version visible: the board, the watchers, the long-polls.
     func publish(_ version: RenderedVersion) {
         let host = version.host
-        let previous = host.committed.map { (version: $0.version, body: host.committedBody) }
+        let previous = host.wantsPatches
+            ? host.committed.flatMap { committed in host.committedMembers.map { (version: committed.version, body: $0) } }
+            : nil
         // A version is pushed once: never again, never after a newer one.
-        guard host.markCommitted(version.snapshot, body: version.body) else { return }
+        guard host.markCommitted(version.snapshot) else { return }
         board.publish(version.snapshot)
         let pushed = host.wantsPatches ? Self.withPatch(version, from: previous) : version.snapshot
         host.watchers.values.forEach { $0.send(pushed) }

@@ -22,12 +22,13 @@ final class ViewModelHost {
     private(set) var viewModel: any ViewModel
     let signal: ChangeSignal
     private(set) var version: Int
+    /// The newest rendered snapshot. A new render is compared with it byte for byte (all but
+    /// the version): no rendered `JSONValue` is kept, as it would cost several times the bytes.
     private(set) var encoded: EncodedSnapshot
-    private var body: JSONValue = .null
+    /// Whether the next render is a new version even when it shows the same members.
+    private var rendersNewVersion = true
     /// The last version committed (published to readers and watchers), if any.
     private(set) var committed: EncodedSnapshot?
-    /// The snapshot members of ``committed`` (without the version), to compute patches from.
-    private(set) var committedBody: JSONValue = .null
     /// The version the store holds for this view model (a restored one before its first render).
     private(set) var storedVersion: Int?
     /// The newest version handed to the store, committed or not: the next commit replaces it.
@@ -60,17 +61,16 @@ final class ViewModelHost {
         storedVersion = version
         queuedVersion = version
         self.version = version - 1
-        body = .null
+        rendersNewVersion = true
         signal.fire()
     }
 
     /// Records that `snapshot` is durable: readers and watchers may see it now. Returns false
     /// (and changes nothing) when it is not newer than what is already shown.
     @discardableResult
-    func markCommitted(_ snapshot: EncodedSnapshot, body: JSONValue) -> Bool {
+    func markCommitted(_ snapshot: EncodedSnapshot) -> Bool {
         guard snapshot.version > (committed?.version ?? 0) else { return false }
         committed = snapshot
-        committedBody = body
         storedVersion = max(storedVersion ?? 0, snapshot.version)
         return true
     }
@@ -85,12 +85,19 @@ final class ViewModelHost {
         signal.markDirty()
         guard let committed else {
             version = (storedVersion ?? 1) - 1
-            body = .null
+            rendersNewVersion = true
             return
         }
         version = committed.version
         encoded = committed
-        body = committedBody
+    }
+
+    /// The members of the committed version (without its version), to compute patches from:
+    /// read back from its bytes, only when a watcher takes patches.
+    var committedMembers: JSONValue? {
+        guard let committed, case .object(var members)? = try? JSONValue(parsing: committed.bytes) else { return nil }
+        members["version"] = nil
+        return .object(members)
     }
 
     /// Replaces the hosted view model (its parent rebuilt it); the next refresh shows it.
@@ -116,14 +123,29 @@ final class ViewModelHost {
         } onChange: { [signal] in
             signal.fire()
         }
-        guard rendered != body else { return nil }
-        body = rendered
+        let bytes = Self.encode(rendered, version: version + 1, capacity: encoded.bytes.count + 16)
+        guard rendersNewVersion || Self.members(of: bytes) != Self.members(of: encoded.bytes) else { return nil }
+        rendersNewVersion = false
         version += 1
-        var document = rendered.objectValue ?? [:]
-        document["version"] = .int(version)
-        let bytes = JSONWriter.bytes(of: .object(document), capacity: encoded.bytes.count + 64)
         encoded = EncodedSnapshot(path: path, version: version, bytes: bytes)
         return (encoded, rendered)
+    }
+
+    /// The snapshot's JSON: the members sorted by name, then `"version"`, which sorts after every
+    /// top-level name a snapshot has (`active`, `commands`, `inputs`, `outputs`, `path`), so this
+    /// is the sorted encoding of the whole object.
+    private static func encode(_ rendered: JSONValue, version: Int, capacity: Int) -> [UInt8] {
+        var bytes = JSONWriter.bytes(of: rendered, capacity: capacity)
+        bytes.removeLast()
+        if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(contentsOf: #""version":\#(version)}"#.utf8)
+        return bytes
+    }
+
+    /// An encoded snapshot up to its version member: everything before the last comma (the
+    /// version's digits are the only bytes after it).
+    private static func members(of bytes: [UInt8]) -> ArraySlice<UInt8> {
+        bytes[..<(bytes.lastIndex(of: UInt8(ascii: ",")) ?? bytes.startIndex)]
     }
 
     /// The snapshot's members, without the version.

@@ -23,6 +23,8 @@ public final class UpstreamProvider: Sendable {
     private let transport: FakeTransport
     /// The network layer, decoding raw bytes into models.
     private let decoder: UpstreamResponseDecoder
+    /// The models of the last body of each request, shared by every caller that gets that body.
+    private let decoded = DecodedResponses()
     /// The generated images.
     private let catalog: ImageCatalog
     /// The settings and the outcome sequences.
@@ -135,7 +137,7 @@ public final class UpstreamProvider: Sendable {
     }
 
     /// Makes a call and tells the observer how long it took and how it ended.
-    private func call<Payload: Decodable>(
+    private func call<Payload: Decodable & Sendable>(
         _ request: UpstreamRequest, as type: Payload.Type
     ) async throws(UpstreamError) -> Payload {
         guard let observer else { return try await perform(request, as: type) }
@@ -162,7 +164,7 @@ public final class UpstreamProvider: Sendable {
     }
 
     /// Draws the outcome, waits, fetches the raw body and decodes it.
-    private func perform<Payload: Decodable>(
+    private func perform<Payload: Decodable & Sendable>(
         _ request: UpstreamRequest, as type: Payload.Type
     ) async throws(UpstreamError) -> Payload {
         let endpoint = request.endpoint
@@ -185,7 +187,9 @@ public final class UpstreamProvider: Sendable {
         }
         try await wait(milliseconds: behaviour.latencyMs, endpoint: endpoint)
         let body = try transport.body(for: request, malformed: malformed)
-        return try decoder.decode(Payload.self, from: body, endpoint: endpoint)
+        return try decoded.models(of: body, for: request) { (body) throws(UpstreamError) in
+            try decoder.decode(Payload.self, from: body, endpoint: endpoint)
+        }
     }
 
     /// Waits on the clock; cancellation ends the wait with 499 "Cancelled".

@@ -52,6 +52,10 @@ struct JSONReaderTests {
         #expect(try Self.read("-0.0") == .int(0))
         #expect(try Self.read("9223372036854775807") == .int(Int.max))
         #expect(try Self.read("9223372036854775808") == .double(9223372036854775808))
+        #expect(try Self.read("123456780123456789.0") == .int(123_456_780_123_456_789))
+        #expect(try Self.read("1.50e1") == .int(15))
+        #expect(try Self.read("-9223372036854775808") == .int(Int.min))
+        #expect(try Self.read("1e-400") == .int(0))
         #expect(try Self.read("1.5") == .double(1.5))
         #expect(try Self.read("-2.5E-3") == .double(-0.0025))
         for text in ["1E400", "-1e999", "01", "1.", ".5", "+1", "1e", "-", "0x10", "NaN", "Infinity"] {
