@@ -13,7 +13,7 @@ public final class SessionStore: Sendable {
     private let sessions = Mutex(LiveSessions())
     private let restoring = Mutex<[String: Task<Session?, any Error>]>([:])
     private let limits: SessionLimits
-    private let screens: [Screen]
+    private let screens: [String: Screen]
     private let store: any SessionStateStore
     private let now: @Sendable () -> ContinuousClock.Instant
     private let wallClock: @Sendable () -> Date
@@ -44,7 +44,7 @@ public final class SessionStore: Sendable {
         self.metrics = metrics
         self.limits = limits
         self.quota = CreationQuota(burst: limits.creationBurst, perSecond: limits.creationsPerSecond)
-        self.screens = screens
+        self.screens = Screen.byName(screens)
         self.store = store
         self.now = now
         self.wallClock = wallClock

@@ -26,12 +26,26 @@ public struct JSONWriter {
     public static func bytes(of value: JSONValue, capacity: Int = 256) -> [UInt8] {
         var writer = JSONWriter(capacity: capacity)
         writer.write(value)
-        // Snapshots are kept for as long as their version is current: give back what growing the
-        // buffer left unused beyond a little.
-        if writer.bytes.capacity > writer.bytes.count + writer.bytes.count / 8 + 64 {
-            return writer.bytes.withUnsafeBufferPointer { Array($0) }
-        }
-        return writer.bytes
+        return writer.compactBytes
+    }
+
+    /// The text written so far, without more than a little spare capacity: snapshots are kept
+    /// for as long as their version is current, and growing the buffer may have doubled it.
+    public var compactBytes: [UInt8] {
+        guard bytes.capacity > bytes.count + bytes.count / 8 + 64 else { return bytes }
+        return bytes.withUnsafeBufferPointer { Array($0) }
+    }
+
+    /// Appends an object of `members`, sorted by name, followed by `last`, whose name must sort
+    /// after all of theirs (a snapshot's `version`): the sorted encoding of the whole object.
+    public mutating func writeObject(_ members: [String: JSONValue], last: (name: String, value: JSONValue)) {
+        write(.object(members))
+        bytes.removeLast()
+        if !members.isEmpty { bytes.append(UInt8(ascii: ",")) }
+        writeString(last.name)
+        bytes.append(UInt8(ascii: ":"))
+        write(last.value)
+        bytes.append(UInt8(ascii: "}"))
     }
 
     /// Appends the JSON text of `value`.

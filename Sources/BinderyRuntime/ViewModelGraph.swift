@@ -38,7 +38,16 @@ public actor ViewModelGraph {
         screens: [Screen], clock: any Clock<Duration> = ContinuousClock(),
         persistence: (any ViewModelPersistence)? = nil, restored: [String: RestoredViewModel] = [:]
     ) {
-        self.screens = Dictionary(screens.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.init(screens: Screen.byName(screens), clock: clock, persistence: persistence, restored: restored)
+    }
+
+    /// Creates a graph from screens already keyed by name: every session of a process can share
+    /// one dictionary instead of building its own.
+    public init(
+        screens: [String: Screen], clock: any Clock<Duration> = ContinuousClock(),
+        persistence: (any ViewModelPersistence)? = nil, restored: [String: RestoredViewModel] = [:]
+    ) {
+        self.screens = screens
         self.clock = clock
         self.persistence = persistence
         self.restored = restored

@@ -33,8 +33,14 @@ final class ViewModelHost {
     private(set) var storedVersion: Int?
     /// The newest version handed to the store, committed or not: the next commit replaces it.
     var queuedVersion: Int?
-    /// The persisted state of the last committed version, to roll back to.
-    var committedState: JSONValue?
+    /// The persisted state of the last committed version, to roll back to and merge from; kept
+    /// as JSON text, a fraction of the `JSONValue`'s size (a loaded list's state is every spot and
+    /// hotel), and read back on the rare occasions it is needed.
+    var committedState: JSONValue? {
+        get { committedStateText.flatMap { try? JSONValue(parsing: $0) } }
+        set { committedStateText = newValue.map { JSONWriter.bytes(of: $0) } }
+    }
+    private var committedStateText: [UInt8]?
     /// The deferred command the last committed version records as running.
     var committedCommand: String?
     /// The deferred command the newest version handed to the store records as running.
@@ -135,11 +141,9 @@ final class ViewModelHost {
     /// top-level name a snapshot has (`active`, `commands`, `inputs`, `outputs`, `path`), so this
     /// is the sorted encoding of the whole object.
     private static func encode(_ rendered: JSONValue, version: Int, capacity: Int) -> [UInt8] {
-        var bytes = JSONWriter.bytes(of: rendered, capacity: capacity)
-        bytes.removeLast()
-        if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
-        bytes.append(contentsOf: #""version":\#(version)}"#.utf8)
-        return bytes
+        var writer = JSONWriter(capacity: capacity)
+        writer.writeObject(rendered.objectValue ?? [:], last: ("version", .int(version)))
+        return writer.compactBytes
     }
 
     /// An encoded snapshot up to its version member: everything before the last comma (the

@@ -1,10 +1,11 @@
 import BinderyRuntime
 import BinderyUpstream
-import Observation
 
 /// A hotel as a POI cell (seed 000's `HotelCellViewModel`): no price and no right footer,
 /// the first attribute tag as the campaign.
-@Observable
+///
+/// Not `@Observable`: its own properties never change (a new load makes new cells), so it needs
+/// no registrar, one allocation fewer per cell in every session.
 public final class HotelCellViewModel: POICellViewModel {
     /// The hotel the cell shows.
     public let hotel: Hotel
