@@ -56,6 +56,12 @@ public final class BinderyMetrics: Sendable {
         }
     }
 
+    /// Counts quiet sessions that left memory for the store (hibernated).
+    public func sessionsHibernated(_ count: Int) {
+        guard count > 0 else { return }
+        CoreMetrics.Counter(label: "bindery_sessions_hibernated_total", dimensions: [], factory: factory).increment(by: count)
+    }
+
     /// Records an upstream call's latency and, when it failed, the failure.
     public func upstream(endpoint: String, duration: Duration, failed: Bool) {
         CoreMetrics.Timer(label: "bindery_upstream_call_duration_seconds", dimensions: [("endpoint", endpoint)], factory: factory)

@@ -13,13 +13,17 @@ public struct SessionLimits: Sendable {
     public var creationBurst: Int
     /// How fast an address's creation quota refills.
     public var creationsPerSecond: Double
+    /// A quiet session (no stream, nothing running) unused for this long leaves memory and stays
+    /// in the store, from which its next request restores it; nil keeps sessions in memory.
+    public var hibernateAfter: Duration?
 
     /// Creates limits; the defaults suit a demo server (30 minutes, 10 000 sessions, 500 per
-    /// address, 1 000 created at once and 20 a second after that per address).
+    /// address, 1 000 created at once and 20 a second after that per address, no hibernation).
     public init(
         idleTimeout: Duration = .seconds(1800), maxSessions: Int = 10_000, perAddress: Int = 500,
-        creationBurst: Int = 1000, creationsPerSecond: Double = 20
+        creationBurst: Int = 1000, creationsPerSecond: Double = 20, hibernateAfter: Duration? = nil
     ) {
+        self.hibernateAfter = hibernateAfter
         self.idleTimeout = idleTimeout
         self.maxSessions = max(1, maxSessions)
         self.perAddress = max(1, perAddress)

@@ -138,6 +138,7 @@ public final class SessionStore: Sendable {
             (Self.removeExpired(from: &sessions, before: instant - limits.idleTimeout, at: instant), Array(sessions.values))
         }
         close(expired)
+        let hibernated = await hibernateQuietSessions(at: instant)
         let wall = wallClock()
         let store = store
         // All at once: the store's writer groups them into a few transactions.
@@ -156,7 +157,30 @@ public final class SessionStore: Sendable {
         // its baseline (docs/soak/README.md: retention, not a leak). Give those pages back, at
         // most once a sweep and only when sessions were closed: a few ms.
         if closedBefore > 0 { AllocatorHeap.trim() }
-        return expired.count
+        return expired.count + hibernated
+    }
+
+    /// Lets quiet sessions unused for ``SessionLimits/hibernateAfter`` leave memory (they stay in
+    /// the store, and their next request restores them); returns how many left.
+    ///
+    /// A session used after the check is kept: the removal re-checks its last use under the same
+    /// lock a request's lookup marks it used under.
+    private func hibernateQuietSessions(at instant: ContinuousClock.Instant) async -> Int {
+        guard let after = limits.hibernateAfter else { return 0 }
+        let cutoff = instant - after
+        let unused = sessions.withLock { $0.values.filter { $0.lastActive(at: instant) < cutoff } }
+        var quiet: [Session] = []
+        for session in unused where await session.graph.isQuiet { quiet.append(session) }
+        let left = sessions.withLock { sessions in
+            quiet.filter { session in
+                guard sessions[session.token] === session, session.lastActive(at: now()) < cutoff else { return false }
+                sessions[session.token] = nil
+                return true
+            }
+        }
+        close(left)
+        metrics?.sessionsHibernated(left.count)
+        return left.count
     }
 
     /// The live session whose token has this hash, if it is in memory.

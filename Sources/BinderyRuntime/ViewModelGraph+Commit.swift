@@ -156,6 +156,9 @@ extension ViewModelGraph {
                 version.host.committedCommand = committed.runningCommand
                 self.publish(version)
             }
+            // Nothing waits on a finished commit: an idle session keeps no task (a finished
+            // task still holds its allocation, over a kilobyte per session).
+            if commitCount == number { commitChain = nil }
             return .committed
         }
         openBatch = batch

@@ -41,7 +41,10 @@ struct ServeOptions: ParsableArguments {
     @Option(help: "Seconds an unused session lives (BINDERY_SESSION_IDLE_TIMEOUT).")
     var sessionIdleTimeout: Int = Environment.int("BINDERY_SESSION_IDLE_TIMEOUT") ?? 1800
 
-    @Option(help: "Seconds between session sweeps: idle expiry, last use and the store's trim (BINDERY_SESSION_SWEEP_INTERVAL).")
+    @Option(help: "Seconds after which a quiet session (no event stream, nothing running) leaves memory; it stays in the store and its next request restores it; 0: never (BINDERY_SESSION_HIBERNATE_AFTER).")
+    var sessionHibernateAfter: Int = Environment.int("BINDERY_SESSION_HIBERNATE_AFTER") ?? 300
+
+    @Option(help: "Seconds between session sweeps: idle expiry, hibernation, last use and the store's trim (BINDERY_SESSION_SWEEP_INTERVAL).")
     var sessionSweepInterval: Int = Environment.int("BINDERY_SESSION_SWEEP_INTERVAL") ?? 60
 
     @Option(help: "Live sessions at most; the least recently used is closed first (BINDERY_MAX_SESSIONS).")
@@ -132,6 +135,7 @@ struct ServeOptions: ParsableArguments {
             upstream.endpoints[endpoint]?.failureRate = rate
         }
         guard (3...3600).contains(commandLease) else { throw ValidationError("--command-lease must be in 3...3600.") }
+        guard sessionHibernateAfter >= 0 else { throw ValidationError("--session-hibernate-after must be 0 or more.") }
         guard (1...3600).contains(sessionSweepInterval) else {
             throw ValidationError("--session-sweep-interval must be in 1...3600.")
         }
@@ -144,7 +148,8 @@ struct ServeOptions: ParsableArguments {
             publicDirectory: publicDir.isEmpty ? nil : publicDir,
             sessions: SessionLimits(
                 idleTimeout: .seconds(sessionIdleTimeout), maxSessions: maxSessions, perAddress: maxSessionsPerAddress,
-                creationBurst: sessionCreationBurst
+                creationBurst: sessionCreationBurst,
+                hibernateAfter: sessionHibernateAfter > 0 ? .seconds(sessionHibernateAfter) : nil
             ),
             streams: StreamLimits(perSession: maxStreamsPerSession, total: maxStreams, heartbeat: .seconds(max(1, heartbeat))),
             upstream: upstream,
