@@ -91,7 +91,7 @@ extension EntityTag {
         if weak { rest = rest.dropFirst(2) }
         guard rest.count >= 2, rest.first == "\"", rest.last == "\"" else { return nil }
         let value = rest.dropFirst().dropLast()
-        guard !value.contains("\"") else { return nil }
+        guard !value.utf8.contains(UInt8(ascii: "\"")) else { return nil }
         self.init(String(value), weak: weak)
     }
 }

@@ -150,7 +150,7 @@ final class RequestDispatcher: Sendable {
             return .failure(Problem(status: .badRequest, detail: "The request method is not valid."))
         }
         let rawPath = context.rawURL
-        guard rawPath.hasPrefix("/"), let path = PercentDecoding.decode(rawPath), !path.contains("\0") else {
+        guard rawPath.hasPrefix("/"), let path = PercentDecoding.decode(rawPath), !path.utf8.contains(0) else {
             return .failure(Problem(status: .badRequest, detail: "The request path is not valid."))
         }
         if configuration.requireJSONBodies, !body.isEmpty, [.post, .put, .patch].contains(method),

@@ -174,7 +174,7 @@ public actor ViewModelGraph {
     /// snapshot for its watchers; new requests for its path get a 404.
     private func reconcileChildren() -> Bool {
         var swapped = false
-        for (path, host) in hosts where path.contains("/") {
+        for (path, host) in hosts where path.utf8.contains(UInt8(ascii: "/")) {
             guard let model = resolve(path), model !== host.viewModel else { continue }
             host.replace(with: model)
             swapped = true
@@ -201,7 +201,7 @@ public actor ViewModelGraph {
         if let record = restored.removeValue(forKey: path) {
             // A child's own persisted state (a recipe timer's step); a root's was put back when
             // the root was made.
-            if path.contains("/") { model.restorePersistedState(record.state) }
+            if path.utf8.contains(UInt8(ascii: "/")) { model.restorePersistedState(record.state) }
             continueRestored(host, from: record)
         } else {
             // What a failed first commit rolls back to.
