@@ -28,6 +28,27 @@ struct RoutePattern: Sendable, Hashable {
         segments = parsed
     }
 
+    /// The literal first segment, if the pattern starts with one (routers index routes by it).
+    var firstLiteral: String? {
+        if case .literal(let literal)? = segments.first { literal } else { nil }
+    }
+
+    /// Whether `pathSegments` match, without capturing anything (no allocation).
+    func matches(_ pathSegments: [String]) -> Bool {
+        for (index, segment) in segments.enumerated() {
+            switch segment {
+            case .literal(let literal):
+                guard index < pathSegments.count, pathSegments[index] == literal else { return false }
+            case .parameter:
+                guard index < pathSegments.count, !pathSegments[index].isEmpty else { return false }
+            case .rest:
+                // As in `match`: the rest, joined with slashes, must not be empty.
+                return pathSegments.count > index + 1 || (index < pathSegments.count && !pathSegments[index].isEmpty)
+            }
+        }
+        return pathSegments.count == segments.count
+    }
+
     /// The captured parameters when `pathSegments` (already percent-decoded) match, else nil.
     func match(_ pathSegments: [String]) -> [String: String]? {
         var parameters: [String: String] = [:]

@@ -14,6 +14,12 @@ public struct Router: HTTPResponder {
     }
 
     private var routes: [Route] = []
+    /// For each literal first segment, the indices of the routes that can match a path starting
+    /// with it, in registration order (those starting with that literal, and those starting with a
+    /// parameter); ``otherRoutes`` for any other first segment. Most requests try one or two
+    /// patterns instead of every route.
+    private var routesByFirstSegment: [String: [Int]] = [:]
+    private var otherRoutes: [Int] = []
 
     /// An empty router: everything is 404.
     public init() {}
@@ -25,7 +31,16 @@ public struct Router: HTTPResponder {
             routes[index].responders[method] = responder
         } else {
             routes.append(Route(pattern: parsed, responders: [method: responder]))
+            indexRoutes()
         }
+    }
+
+    private mutating func indexRoutes() {
+        let literals = Set(routes.compactMap(\.pattern.firstLiteral))
+        routesByFirstSegment = Dictionary(uniqueKeysWithValues: literals.map { literal in
+            (literal, routes.indices.filter { (routes[$0].pattern.firstLiteral ?? literal) == literal })
+        })
+        otherRoutes = routes.indices.filter { routes[$0].pattern.firstLiteral == nil }
     }
 
     /// Registers an async handler closure for `method` on `pattern`.
@@ -80,8 +95,9 @@ public struct Router: HTTPResponder {
             return .problem(Problem(status: .badRequest, detail: "The request path is not valid percent-encoded UTF-8."))
         }
         // The first route whose pattern matches decides: register specific patterns first.
-        guard let route = routes.first(where: { $0.pattern.match(segments) != nil }),
-            let parameters = route.pattern.match(segments)
+        let candidates = segments.first.flatMap { routesByFirstSegment[$0] } ?? otherRoutes
+        guard let found = candidates.first(where: { routes[$0].pattern.matches(segments) }),
+            case let route = routes[found], let parameters = route.pattern.match(segments)
         else {
             return .problem(Problem(status: .notFound, detail: "No resource at \(request.path)."))
         }

@@ -26,6 +26,27 @@ struct RouterTests {
         #expect(missing.status == .notFound)
     }
 
+    @Test("Routes are tried in registration order whatever their first segment")
+    func registrationOrderAcrossFirstSegments() async throws {
+        var router = Router()
+        router.add(.get, "/api/special") { _ in .text("special") }
+        router.add(.get, "/{page}/special") { request in .text("page " + (request.parameters["page"] ?? "")) }
+        router.add(.get, "/api/{name}") { request in .text("api " + (request.parameters["name"] ?? "")) }
+        router.add(.get, "/{rest...}") { request in .text("rest " + (request.parameters["rest"] ?? "")) }
+
+        func body(_ path: String) async throws -> String {
+            let response = try await router.respond(to: Request(method: .get, path: path))
+            guard response.status == .ok, case .bytes(let bytes) = response.body else { return "\(response.status.code)" }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        #expect(try await body("/api/special") == "special")
+        #expect(try await body("/api/other") == "api other")
+        #expect(try await body("/home/special") == "page home")
+        #expect(try await body("/api/a/b") == "rest api/a/b")
+        #expect(try await body("/elsewhere") == "rest elsewhere")
+        #expect(try await body("/") == "404")
+    }
+
     @Test("A slash followed by a combining mark still separates segments (found by bindery-fuzz)")
     func slashBeforeACombiningMark() {
         // "/\u{0656}" is one Character: split by Characters, it was one segment "/\u{0656}".
