@@ -1,6 +1,9 @@
 // api.js — the only module that talks HTTP to the Bindery server (same origin).
 // The session lives in an HttpOnly cookie set by the server, so fetch simply uses
-// credentials: "same-origin" and no token is ever handled here.
+// credentials: "same-origin" and no token is ever handled here. Writes (PATCH, POST) are noted
+// in trace.js for the view-model inspector.
+
+import { note } from './trace.js';
 
 /** An RFC 9457 problem (or any non-2xx answer) returned by the server. */
 export class ProblemError extends Error {
@@ -26,6 +29,8 @@ export function viewURL(path) {
   return `/api/views/${path.replace(/^\/+/, '')}`;
 }
 
+let requests = 0; // numbers the writes noted in trace.js
+
 async function request(method, url, { body, contentType = 'application/json', headers = {}, keepalive = false } = {}) {
   const init = {
     method,
@@ -37,10 +42,14 @@ async function request(method, url, { body, contentType = 'application/json', he
     init.headers['Content-Type'] = contentType;
     init.body = JSON.stringify(body);
   }
+  // A write is noted when it leaves (the inspector takes the version shown then) and when answered.
+  const noted = method === 'GET' ? null : { type: 'request', id: ++requests, method, url, headers: { ...init.headers }, body: init.body };
+  if (noted) note({ ...noted, phase: 'sent' });
   let response;
   try {
     response = await fetch(url, init);
   } catch (err) {
+    if (noted) note({ ...noted, phase: 'answered', status: null });
     throw new NetworkError(err);
   }
   const text = await response.text();
@@ -48,6 +57,7 @@ async function request(method, url, { body, contentType = 'application/json', he
   if (text) {
     try { data = JSON.parse(text); } catch { data = { detail: text }; }
   }
+  if (noted) note({ ...noted, phase: 'answered', status: response.status, version: data && typeof data.version === 'number' ? data.version : null });
   if (!response.ok) {
     throw new ProblemError(response.status, data || { title: response.statusText, status: response.status });
   }

@@ -8,6 +8,7 @@
 import * as api from './api.js';
 import { retry } from './backoff.js';
 import { Binder } from './binder.js';
+import { Inspector } from './inspector/inspector.js';
 import { lookup } from './binder/members.js';
 import { match, routeTable } from './routes.js';
 import { startRouter } from './router.js';
@@ -17,6 +18,7 @@ import { dismissAll, showToast } from './toast.js';
 
 const main = document.getElementById('main');
 const indicator = document.getElementById('connection');
+const inspector = new Inspector(document.getElementById('inspector'), document.getElementById('inspector-toggle'));
 
 let routes = null;    // from the catalogue; null until it arrived
 let current = null;   // {binder, unmount} of the mounted screen
@@ -106,6 +108,7 @@ function render(url, restore = null) {
   setConnection('connecting');
   markCurrentNav(url.pathname);
   const found = match(routes, url.pathname);
+  inspector.show(null);
   if (!found) { showNotFound(); return; }
   const { route, viewPath } = found;
   const template = `tpl-${route.name}`;
@@ -127,6 +130,7 @@ function render(url, restore = null) {
   // A bound form never submits natively (Enter must not reload): its state lives on the server.
   if (binder) root.addEventListener('submit', (event) => event.preventDefault());
   current = { binder, unmount: null };
+  inspector.show(binder);
   const screen = SCREENS[route.name];
   if (screen) current.unmount = screen.mount(root, ctx, binder) || null;
   if (binder) binder.start(); else setConnection('open');

@@ -13,8 +13,10 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-RED = "rgb(255, 0, 0)"
-BLACK = "rgb(0, 0, 0)"
+# The view model's "red" and "black" (seed 000 Demo 2), shown in the palette's readable shades
+# (#b3261e: 6.5:1 on white, where CSS red is 4.0:1; #1d1d1f). data-color keeps the name.
+RED = "rgb(179, 38, 30)"
+BLACK = "rgb(29, 29, 31)"
 
 
 # ---------------------------------------------------------------------------------- helpers
@@ -162,6 +164,11 @@ def test_form_binds_typing_colours_output_and_clear(driver, base_url, screenshot
     assert password.get_attribute("value") == ""
     assert output.text == "手机号:186, 密码:"
     assert color(driver, phone) == RED and color(driver, password) == RED
+    assert phone.get_attribute("data-color") == "red" and password.get_attribute("data-color") == "red"
+    # Validity in words as well as colour, in the hint the field is described by.
+    assert phone.get_attribute("aria-describedby") == "phone-hint"
+    assert css(driver, "#phone-hint").text == "✗ Not valid yet: 11 digits, starting 13, 15 or 18."
+    assert css(driver, "#password-hint").text == "✗ Not valid yet: at least 8 characters."
     assert not usable(clear)
     screenshot("form-initial")
 
@@ -171,12 +178,14 @@ def test_form_binds_typing_colours_output_and_clear(driver, base_url, screenshot
     wait(driver, lambda: output.text == "手机号:18612345678, 密码:")
     assert phone.get_attribute("value") == "18612345678"
     wait(driver, lambda: color(driver, phone) == BLACK)
-    assert phone.get_attribute("aria-invalid") == "false"
+    assert phone.get_attribute("aria-invalid") == "false" and phone.get_attribute("data-color") == "black"
+    assert css(driver, "#phone-hint").text == "✓ Valid mobile number."
     assert color(driver, password) == RED and not usable(clear)
 
     password.send_keys("secret12")
     wait(driver, lambda: output.text == "手机号:18612345678, 密码:secret12")
     wait(driver, lambda: color(driver, password) == BLACK)
+    assert css(driver, "#password-hint").text == "✓ Long enough."
     wait(driver, lambda: usable(clear))
     screenshot("form-valid")
 
@@ -284,7 +293,7 @@ def test_live_updates_arrive_as_json_patches_and_apply(driver, base_url):
         driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": spy["identifier"]})
 
 
-def test_back_from_an_item_restores_the_row_scroll_and_focus(driver, base_url, screenshot):
+def test_back_from_an_item_restores_the_row_scroll_and_focus(driver, base_url, upstream, screenshot):
     driver.set_window_size(390, 844)
     try:
         load_list(driver, base_url)
