@@ -127,7 +127,7 @@ export async function patchUpstream(patch) {
 // are kept for problemDetails(), shown behind a "Details" disclosure.
 const PLAIN = {
   400: 'The server could not read that request.',
-  404: 'This page no longer exists.',
+  404: 'There is nothing here: it was removed, or the address is not right.',
   409: 'That is not possible right now.',
   412: 'Someone else changed this meanwhile.',
   413: 'That is too large to send.',

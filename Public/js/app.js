@@ -38,9 +38,16 @@ function setConnection(state) {
 
 const pageTitle = (text) => (text ? `${text} · Bindery` : 'Bindery');
 
-function showNotFound(err) {
+/** The not-found page; under a screen's address (a removed item) it also links back to that screen. */
+function showNotFound(err, route = null) {
   const view = instantiate('tpl-not-found');
   view.querySelector('.banner').textContent = err ? api.describeError(err) : 'There is no screen at this address.';
+  if (route && route.parent) {
+    const back = view.querySelector('.not-found-parent');
+    back.hidden = false;
+    back.querySelector('a').href = route.parent.url;
+    back.querySelector('a').textContent = `← ${route.parent.title}`;
+  }
   main.replaceChildren(view);
   setLoading(false);
   document.title = pageTitle('Not found');
@@ -60,7 +67,7 @@ function bind(root, path, route) {
     navigate: (url) => navigate(url, { replace: isSibling(location.pathname, new URL(url, location.href).pathname) }),
     notify: (message) => showToast(message),
     connection: (state) => { if (current && current.binder === binder) setConnection(state); },
-    onFatal: (err) => { if (current && current.binder === binder) showNotFound(err); },
+    onFatal: (err) => { if (current && current.binder === binder) showNotFound(err, route); },
   });
   if (route.titleMember) {
     binder.onSnapshot((s) => { document.title = pageTitle(lookup(s, route.titleMember) || route.title); });

@@ -58,10 +58,8 @@ def idle(button):
 
 
 def set_viewport(driver, size):
-    """Makes the page's viewport exactly `size` (CSS px): the window is resized by what the
-    browser's own frame takes."""
+    """Makes the page's viewport exactly `size` (CSS px), whatever the window's frame takes; below
+    720 px wide as a phone's (mobile: overlay scroll bars, the viewport meta tag applies)."""
     width, height = size
-    driver.set_window_size(width, height)
-    inner = driver.execute_script("return [window.innerWidth, window.innerHeight]")
-    if inner != [width, height]:
-        driver.set_window_size(2 * width - inner[0], 2 * height - inner[1])
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 720})

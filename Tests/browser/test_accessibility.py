@@ -1,5 +1,6 @@
-"""Every screen, at desktop and phone size, checked by axe-core: no serious or critical finding.
-Each screen's screenshot lands in artifacts/screenshots/a11y-<size>-<screen>.png."""
+"""Every screen, at desktop and phone size, checked by axe-core: no serious or critical finding,
+and no page wider than the screen. Each screen's screenshot lands in
+artifacts/screenshots/a11y-<size>-<screen>.png."""
 
 from __future__ import annotations
 
@@ -79,6 +80,9 @@ def test_every_screen_passes_axe(driver, base_url, upstream, screenshot, size):
         wait(driver, lambda: ready(driver), timeout=15, message=f"{name} did not show its data")
         wait(driver, lambda: settled(driver), timeout=15, message=f"{name} did not settle")
         screenshot(f"a11y-{label}-{name}")
+        wide = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+        if wide > 0:
+            found.append(f"{label} {name}: the page is {wide}px wider than the screen (sideways scrolling)")
         violations = blocking(audit(driver))
         if violations:
             found.append(describe(f"{label} {name} ({path_of(driver)})", violations))
