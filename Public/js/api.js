@@ -143,7 +143,7 @@ export function describeError(err) {
     if (err.status === 422 && err.problem && err.problem.field) return `That value is not accepted: ${err.problem.detail.replace(/^'[^']*':\s*/, '')}`;
     return PLAIN[err.status] || (err.status >= 500 ? 'Something went wrong on the server. Try again.' : 'That did not work.');
   }
-  if (err instanceof NetworkError) return 'The server cannot be reached. The page keeps trying.';
+  if (err instanceof NetworkError) return 'The server cannot be reached. Check the connection and try again.';
   return err && err.message ? err.message : String(err);
 }
 

@@ -20,6 +20,7 @@ function errorLine(input) {
 export function showFieldError(input, message) {
   const line = errorLine(input);
   line.textContent = `✗ ${message}`;
+  input.setAttribute('data-field-error', '');
   input.setAttribute('aria-invalid', 'true');
   const described = (input.getAttribute('aria-describedby') || '').split(/\s+/).filter(Boolean);
   if (!described.includes(line.id)) input.setAttribute('aria-describedby', [...described, line.id].join(' '));
@@ -28,7 +29,10 @@ export function showFieldError(input, message) {
 export function clearFieldError(input) {
   const line = document.getElementById(`${input.id}-error`);
   if (line) line.remove();
-  input.removeAttribute('aria-invalid');
+  input.removeAttribute('data-field-error');
+  // Invalid still if its view model says so (renderers.js, the `valid` kind).
+  if (input.dataset.modelInvalid) input.setAttribute('aria-invalid', input.dataset.modelInvalid);
+  else input.removeAttribute('aria-invalid');
   const described = (input.getAttribute('aria-describedby') || '').split(/\s+/).filter((id) => id && id !== `${input.id}-error`);
   if (described.length) input.setAttribute('aria-describedby', described.join(' ')); else input.removeAttribute('aria-describedby');
 }

@@ -97,23 +97,48 @@ def test_index_links_every_screen_and_shows_upstream_panel(driver, base_url, ups
 
 
 def test_a_notice_is_in_plain_words_and_stays_on_its_page(driver, base_url, screenshot):
-    # A phone number longer than the view model accepts (64 characters): the write is refused.
-    open_screen(driver, base_url, "/form")
-    phone = css(driver, "#phone")
-    wait(driver, lambda: phone.get_attribute("value") == "186")
-    phone.send_keys(Keys.END, "1" * 62)
-    toast = wait(driver, lambda: css(driver, "#toasts .toast"))
+    # A command sent while the network is away fails: a toast says so, the cause behind "Details".
+    open_screen(driver, base_url, "/recipes")
+    wait(driver, lambda: len(all_css(driver, "#recipe-list .recipe-cell")) > 0)
+    css(driver, "#new-recipe-name").send_keys("Offline recipe")
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", OFFLINE)
+    try:
+        css(driver, "#add-recipe-button").click()
+        toast = wait(driver, lambda: css(driver, "#toasts .toast"))
+    finally:
+        driver.execute_cdp_cmd("Network.emulateNetworkConditions", ONLINE)
     message = toast.find_element(By.CSS_SELECTOR, ".toast-message").text
-    assert message.startswith("That value is not accepted"), message
-    assert "422" not in message and "'" not in message
+    assert message == "The server cannot be reached. Check the connection and try again.", message
     details = toast.find_element(By.CSS_SELECTOR, ".toast-details")
     details.find_element(By.CSS_SELECTOR, "summary").click()
-    wait(driver, lambda: "'phone'" in details.text and "422" in details.text)
+    wait(driver, lambda: "Failed to fetch" in details.text)
+    assert css(driver, "#new-recipe-name").get_attribute("value") == "Offline recipe", "what was typed stays"
     screenshot("toast-details")
-    # It was about the form: it does not follow the user to the next page.
-    css(driver, '#nav a[href="/recipes"]').click()
-    wait(driver, lambda: path_of(driver) == "/recipes")
+    # It was about the recipes: it does not follow the user to the next page.
+    css(driver, '#nav a[href="/form"]').click()
+    wait(driver, lambda: path_of(driver) == "/form")
     assert not all_css(driver, "#toasts .toast")
+
+
+def test_a_refused_value_is_said_at_its_field_and_kept(driver, base_url, screenshot):
+    """Before, the field kept showing a value the server had refused while the page showed the
+    server's: a toast, gone on the next page, was the only trace."""
+    open_screen(driver, base_url, "/form")
+    phone, output = css(driver, "#phone"), css(driver, "#form-output")
+    wait(driver, lambda: phone.get_attribute("value") == "186")
+    phone.send_keys(Keys.END, "1" * 62)  # 65 characters: the view model takes at most 64
+    error = wait(driver, lambda: css(driver, "#phone-error"))
+    assert error.text == "✗ Not accepted: longer than 64 characters.", error.text
+    assert phone.get_attribute("aria-invalid") == "true" and "phone-error" in phone.get_attribute("aria-describedby")
+    assert phone.get_attribute("value") == "186" + "1" * 62, "what was typed is kept"
+    assert not all_css(driver, "#toasts .toast"), "said once, at the field"
+    screenshot("form-refused-at-field")
+    # One character less is accepted: the error goes, the server takes it.
+    phone.send_keys(Keys.BACKSPACE)
+    wait(driver, lambda: output.text == "手机号:" + "186" + "1" * 61 + ", 密码:")
+    assert not all_css(driver, "#phone-error")
+    assert phone.get_attribute("aria-invalid") == "true"  # still not a phone number, as the view model says
 
 
 # ---------------------------------------------------------------------------------- routes

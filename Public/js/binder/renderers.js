@@ -25,7 +25,12 @@ const RENDERERS = {
   shown(el, v) { el.hidden = !v; },
   color: paint,
   busy(el, v) { el.setAttribute('aria-busy', String(Boolean(v))); },
-  valid(el, v) { el.setAttribute('aria-invalid', String(!v)); },
+  // The view model's verdict, kept in data-model-invalid; an error said at the field
+  // (field-error.js) also makes the control invalid while it shows.
+  valid(el, v) {
+    el.dataset.modelInvalid = String(!v);
+    el.setAttribute('aria-invalid', String(!v || el.hasAttribute('data-field-error')));
+  },
   src(el, v) {
     if (v) {
       if (el.getAttribute('src') !== v) el.setAttribute('src', v);
