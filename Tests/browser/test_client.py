@@ -8,10 +8,10 @@ import time
 import urllib.request
 from pathlib import Path
 
-from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
+
+from pages import all_css, css, idle, open_screen, path_of, usable, wait
 
 # The view model's "red" and "black" (seed 000 Demo 2), shown in the palette's readable shades
 # (#b3261e: 6.5:1 on white, where CSS red is 4.0:1; #1d1d1f). data-color keeps the name.
@@ -21,48 +21,12 @@ BLACK = "rgb(29, 29, 31)"
 
 # ---------------------------------------------------------------------------------- helpers
 
-def wait(driver, condition, timeout=10, message=""):
-    """Polls `condition` until it holds. An element replaced between finding and reading it (a
-    screen re-rendered meanwhile) is only a reason to look again."""
-    return WebDriverWait(driver, timeout, poll_frequency=0.05,
-                         ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: condition(), message)
-
-
-def open_screen(driver, base_url, path):
-    """Loads a page and waits until its view model's event stream is open."""
-    driver.get(base_url + path)
-    wait(driver, lambda: driver.execute_script("return document.documentElement.dataset.stream") == "open",
-         message=f"event stream of {path} did not open")
-
-
-def css(driver, selector):
-    return driver.find_element(By.CSS_SELECTOR, selector)
-
-
-def all_css(driver, selector):
-    return driver.find_elements(By.CSS_SELECTOR, selector)
-
-
 def color(driver, element):
     return driver.execute_script("return getComputedStyle(arguments[0]).color", element)
 
 
-def path_of(driver):
-    return driver.execute_script("return location.pathname")
-
-
 def cell_kinds(driver):
     return [c.get_attribute("data-kind") for c in all_css(driver, "#poi-list .poi-cell")]
-
-
-def usable(control):
-    """Enabled: not `disabled`, and not `aria-disabled` (a focused button whose command runs keeps
-    its focus that way)."""
-    return control.is_enabled() and control.get_attribute("aria-disabled") != "true"
-
-
-def idle(button):
-    return usable(button) and button.get_attribute("aria-busy") != "true"
 
 
 # ---------------------------------------------------------------------------------- index

@@ -8,6 +8,10 @@ from selenium.webdriver.common.keys import Keys
 from pages import PHONE, all_css, css, open_screen, path_of, set_viewport, usable, wait
 
 
+def viewport_box(driver, element):
+    return driver.execute_script("return arguments[0].getBoundingClientRect().toJSON()", element)
+
+
 def covered(driver, element):
     """Whether something else is drawn over the middle of `element` (a toast, a fixed bar)."""
     return driver.execute_script(
@@ -102,3 +106,20 @@ def test_a_step_without_a_name_or_duration_is_said_at_its_fields(driver, base_ur
     css(driver, "#add-step-button").click()
     wait(driver, lambda: [e.text for e in all_css(driver, "#edit-steps .step-name")] == ["Stop bath"])
     assert not all_css(driver, ".field-error")
+
+
+def test_on_a_phone_reconnecting_covers_neither_the_brand_nor_the_inspector_button(driver, base_url, screenshot):
+    """The header scrolls away on a phone, so "Reconnecting…" is fixed at the top: between the
+    brand and the Inspector button, not over either."""
+    set_viewport(driver, PHONE)
+    open_screen(driver, base_url, "/form")
+    driver.execute_script("window.__bindery.dropStream()")
+    indicator = css(driver, "#connection")
+    assert indicator.is_displayed()
+    pill = viewport_box(driver, indicator)
+    for other in ("#inspector-toggle", ".brand"):
+        box = viewport_box(driver, css(driver, other))
+        apart = pill["right"] <= box["left"] or box["right"] <= pill["left"] or pill["bottom"] <= box["top"]
+        assert apart, f"'Reconnecting…' {pill} overlaps {other} {box}"
+    screenshot("reconnecting-phone")
+    wait(driver, lambda: not indicator.is_displayed(), timeout=15)
