@@ -1,6 +1,9 @@
 // api.js — the only module that talks HTTP to the Bindery server (same origin).
 // The session lives in an HttpOnly cookie set by the server, so fetch simply uses
-// credentials: "same-origin" and no token is ever handled here.
+// credentials: "same-origin" and no token is ever handled here. Writes (PATCH, POST) are noted
+// in trace.js for the view-model inspector.
+
+import { note } from './trace.js';
 
 /** An RFC 9457 problem (or any non-2xx answer) returned by the server. */
 export class ProblemError extends Error {
@@ -26,6 +29,8 @@ export function viewURL(path) {
   return `/api/views/${path.replace(/^\/+/, '')}`;
 }
 
+let requests = 0; // numbers the writes noted in trace.js
+
 async function request(method, url, { body, contentType = 'application/json', headers = {}, keepalive = false } = {}) {
   const init = {
     method,
@@ -37,10 +42,14 @@ async function request(method, url, { body, contentType = 'application/json', he
     init.headers['Content-Type'] = contentType;
     init.body = JSON.stringify(body);
   }
+  // A write is noted when it leaves (the inspector takes the version shown then) and when answered.
+  const noted = method === 'GET' ? null : { type: 'request', id: ++requests, method, url, headers: { ...init.headers }, body: init.body };
+  if (noted) note({ ...noted, phase: 'sent' });
   let response;
   try {
     response = await fetch(url, init);
   } catch (err) {
+    if (noted) note({ ...noted, phase: 'answered', status: null });
     throw new NetworkError(err);
   }
   const text = await response.text();
@@ -48,6 +57,7 @@ async function request(method, url, { body, contentType = 'application/json', he
   if (text) {
     try { data = JSON.parse(text); } catch { data = { detail: text }; }
   }
+  if (noted) note({ ...noted, phase: 'answered', status: response.status, version: data && typeof data.version === 'number' ? data.version : null });
   if (!response.ok) {
     throw new ProblemError(response.status, data || { title: response.statusText, status: response.status });
   }
@@ -117,7 +127,7 @@ export async function patchUpstream(patch) {
 // are kept for problemDetails(), shown behind a "Details" disclosure.
 const PLAIN = {
   400: 'The server could not read that request.',
-  404: 'This page no longer exists.',
+  404: 'There is nothing here: it was removed, or the address is not right.',
   409: 'That is not possible right now.',
   412: 'Someone else changed this meanwhile.',
   413: 'That is too large to send.',
@@ -133,7 +143,7 @@ export function describeError(err) {
     if (err.status === 422 && err.problem && err.problem.field) return `That value is not accepted: ${err.problem.detail.replace(/^'[^']*':\s*/, '')}`;
     return PLAIN[err.status] || (err.status >= 500 ? 'Something went wrong on the server. Try again.' : 'That did not work.');
   }
-  if (err instanceof NetworkError) return 'The server cannot be reached. The page keeps trying.';
+  if (err instanceof NetworkError) return 'The server cannot be reached. Check the connection and try again.';
   return err && err.message ? err.message : String(err);
 }
 

@@ -8,6 +8,7 @@
 import * as api from './api.js';
 import { retry } from './backoff.js';
 import { Binder } from './binder.js';
+import { Inspector } from './inspector/inspector.js';
 import { lookup } from './binder/members.js';
 import { match, routeTable } from './routes.js';
 import { startRouter } from './router.js';
@@ -17,6 +18,7 @@ import { dismissAll, showToast } from './toast.js';
 
 const main = document.getElementById('main');
 const indicator = document.getElementById('connection');
+const inspector = new Inspector(document.getElementById('inspector'), document.getElementById('inspector-toggle'));
 
 let routes = null;    // from the catalogue; null until it arrived
 let current = null;   // {binder, unmount} of the mounted screen
@@ -36,9 +38,16 @@ function setConnection(state) {
 
 const pageTitle = (text) => (text ? `${text} · Bindery` : 'Bindery');
 
-function showNotFound(err) {
+/** The not-found page; under a screen's address (a removed item) it also links back to that screen. */
+function showNotFound(err, route = null) {
   const view = instantiate('tpl-not-found');
   view.querySelector('.banner').textContent = err ? api.describeError(err) : 'There is no screen at this address.';
+  if (route && route.parent) {
+    const back = view.querySelector('.not-found-parent');
+    back.hidden = false;
+    back.querySelector('a').href = route.parent.url;
+    back.querySelector('a').textContent = `← ${route.parent.title}`;
+  }
   main.replaceChildren(view);
   setLoading(false);
   document.title = pageTitle('Not found');
@@ -58,7 +67,7 @@ function bind(root, path, route) {
     navigate: (url) => navigate(url, { replace: isSibling(location.pathname, new URL(url, location.href).pathname) }),
     notify: (message) => showToast(message),
     connection: (state) => { if (current && current.binder === binder) setConnection(state); },
-    onFatal: (err) => { if (current && current.binder === binder) showNotFound(err); },
+    onFatal: (err) => { if (current && current.binder === binder) showNotFound(err, route); },
   });
   if (route.titleMember) {
     binder.onSnapshot((s) => { document.title = pageTitle(lookup(s, route.titleMember) || route.title); });
@@ -106,6 +115,7 @@ function render(url, restore = null) {
   setConnection('connecting');
   markCurrentNav(url.pathname);
   const found = match(routes, url.pathname);
+  inspector.show(null);
   if (!found) { showNotFound(); return; }
   const { route, viewPath } = found;
   const template = `tpl-${route.name}`;
@@ -127,6 +137,7 @@ function render(url, restore = null) {
   // A bound form never submits natively (Enter must not reload): its state lives on the server.
   if (binder) root.addEventListener('submit', (event) => event.preventDefault());
   current = { binder, unmount: null };
+  inspector.show(binder);
   const screen = SCREENS[route.name];
   if (screen) current.unmount = screen.mount(root, ctx, binder) || null;
   if (binder) binder.start(); else setConnection('open');

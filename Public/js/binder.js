@@ -201,8 +201,8 @@ export class Binder {
     if (snapPath !== this.path) return false;
     if (!force && typeof snapshot.version === 'number' && snapshot.version <= this.version) {
       // Not newer; still refresh inputs that a write just acknowledged (they may differ if the
-      // server normalised them).
-      if (origin === 'write' && this.snapshot) this.scope.render(this.snapshot, this.snapshot);
+      // server normalised them) or whose refused edit was dropped (they show the server's value).
+      if ((origin === 'write' || origin === 'resync') && this.snapshot) this.scope.render(this.snapshot, this.snapshot);
       return false;
     }
     const previous = this.snapshot;

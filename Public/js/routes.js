@@ -6,12 +6,16 @@
 
 const HOME = { name: 'home', title: null, titleMember: null, pattern: /^\/$/, bound: false };
 
-/** [{name, title, titleMember, pattern, bound}] for "/" and every view and child in `views`. */
+/**
+ * [{name, title, titleMember, pattern, bound, parent}] for "/" and every view and child in `views`;
+ * a child's `parent` is {title, url} of its view (where its not-found page points back to).
+ */
 export function routeTable(views) {
   const routes = [HOME];
   for (const view of views) {
     routes.push(routeOf(view));
-    for (const child of view.children || []) routes.push(routeOf(child));
+    const parent = { title: view.title, url: view.url };
+    for (const child of view.children || []) routes.push({ ...routeOf(child), parent });
   }
   return routes;
 }

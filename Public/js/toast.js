@@ -49,5 +49,5 @@ export function dismissAll() {
 document.addEventListener('keydown', (event) => {
   if (event.key !== 'Escape') return;
   const last = document.querySelector('#toasts .toast:last-child');
-  if (last) dismiss(last);
+  if (last) { event.preventDefault(); dismiss(last); } // the toast first, then (inspector) the rest
 });

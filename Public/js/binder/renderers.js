@@ -1,17 +1,36 @@
 // renderers.js — the data-output kinds: how one output value is shown on one element.
 //
-//   text (default; src for <img>) | hidden | shown | color | src | runs (rich text) | busy
+//   text (default; src for <img>) | hidden | shown | color (data-color, see paint) | src | runs (rich text) | busy
 //   (aria-busy) | valid (aria-invalid) | error ({message, code}, hidden when null) | options
 //   (<select> from [{id, name}]) | @attribute (sets that attribute, removes it on null/false).
+
+/**
+ * A colour named by the view model ("red", "black", "blue" in the seeds): data-color keeps the
+ * name (CSS shows the palette's readable shade of it), --bound-color the value for any other.
+ */
+function paint(el, color) {
+  if (color) {
+    el.dataset.color = String(color);
+    el.style.setProperty('--bound-color', String(color));
+  } else {
+    delete el.dataset.color;
+    el.style.removeProperty('--bound-color');
+  }
+}
 
 // Output renderers: (element, value) -> void
 const RENDERERS = {
   text(el, v) { el.textContent = v == null ? '' : String(v); },
   hidden(el, v) { el.hidden = Boolean(v); },
   shown(el, v) { el.hidden = !v; },
-  color(el, v) { el.style.color = v || ''; },
+  color: paint,
   busy(el, v) { el.setAttribute('aria-busy', String(Boolean(v))); },
-  valid(el, v) { el.setAttribute('aria-invalid', String(!v)); },
+  // The view model's verdict, kept in data-model-invalid; an error said at the field
+  // (field-error.js) also makes the control invalid while it shows.
+  valid(el, v) {
+    el.dataset.modelInvalid = String(!v);
+    el.setAttribute('aria-invalid', String(!v || el.hasAttribute('data-field-error')));
+  },
   src(el, v) {
     if (v) {
       if (el.getAttribute('src') !== v) el.setAttribute('src', v);
@@ -31,7 +50,7 @@ const RENDERERS = {
     for (const run of runs) {
       const span = document.createElement('span');
       span.textContent = run.text ?? '';
-      if (run.color) span.style.color = run.color;
+      if (run.color) paint(span, run.color);
       if (run.fontSize) span.style.fontSize = `${run.fontSize}px`;
       if (run.bold) span.style.fontWeight = 'bold';
       el.append(span);

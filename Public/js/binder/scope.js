@@ -69,6 +69,8 @@ export class Scope {
       this.binder.execute(name, body, { path: own ? this.path : this.binder.path, element: el });
     };
     el.addEventListener('click', onClick);
+    // Unavailable until a snapshot says it is enabled: no button works before its state is known.
+    if ('disabled' in el && el.tagName !== 'A') el.disabled = true; else el.setAttribute('aria-disabled', 'true');
     return { el, name };
   }
 

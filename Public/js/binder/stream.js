@@ -10,6 +10,7 @@
 
 import * as api from '../api.js';
 import { Backoff } from '../backoff.js';
+import { note, byteSize } from '../trace.js';
 import { applyPatch } from './patch.js';
 
 const STEADY_MS = 5000; // a stream that stayed up this long earns a quick retry when it drops
@@ -60,6 +61,7 @@ export class EventStream {
       this.backoff.reset();
       let snapshot;
       try { snapshot = JSON.parse(event.data); } catch { return; }
+      note({ type: 'event', path: this.path, kind: 'snapshot', version: snapshot.version, bytes: byteSize(event.data) });
       this.last = snapshot;
       this.hooks.onSnapshot(snapshot);
     };
@@ -67,6 +69,7 @@ export class EventStream {
       if (this.source !== source) return;
       this.backoff.reset();
       let snapshot;
+      note({ type: 'event', path: this.path, kind: 'patch', version: Number(event.lastEventId) || null, bytes: byteSize(event.data) });
       try {
         snapshot = applyPatch(this.last, JSON.parse(event.data));
       } catch {

@@ -1,6 +1,8 @@
 // writer.js — the coalescing writer of one view model's inputs (PATCH with a JSON merge patch).
-// One request in flight; edits made meanwhile coalesce into the next request; a refusal (4xx)
-// drops the edits and re-reads the server's truth.
+// One request in flight; edits made meanwhile coalesce into the next request. A refusal (4xx)
+// that names one of the written fields (a 422's `field`) is said at that field and keeps what the
+// user typed there (it is sent again once they edit it); the other fields of the refused request
+// are sent again without it. Any other refusal drops the edits and re-reads the server's truth.
 //
 // Recovery without loss: when a write gets no answer (the network, a restart: 5xx included), the
 // edits are kept and the writer "recovers" before writing again: it reads the current snapshot,
@@ -13,6 +15,7 @@ import * as api from '../api.js';
 import { Backoff } from '../backoff.js';
 import { same } from './members.js';
 import { Conflict } from './conflict.js';
+import { showFieldError } from '../field-error.js';
 
 export class InputWriter {
   constructor(binder, path) {
@@ -63,6 +66,8 @@ export class InputWriter {
         // Another write came first: read again and decide field by field.
         this.putBack(batch);
         this.recovering = true;
+      } else if (this.refusedAtField(err, batch)) {
+        // Said at the field, the user's text kept; the rest goes again.
       } else if (err instanceof api.ProblemError && err.status < 500) {
         // Refused (422 wrong type, ...): drop these edits and show the server's truth.
         for (const e of batch.values()) e.binding.ackSeq = Math.max(e.binding.ackSeq, e.seq);
@@ -76,6 +81,23 @@ export class InputWriter {
         this.retryLater();
       }
     }
+  }
+
+  /**
+   * A 4xx whose problem names one field of `batch` that has a control with an id: the error goes
+   * under that control, whose edit stays unsent (dirty: no snapshot overwrites it) until the user
+   * edits it again; the batch's other edits are put back to be sent. Answers whether it was so.
+   */
+  refusedAtField(err, batch) {
+    if (!(err instanceof api.ProblemError) || err.status >= 500 || err.status === 412) return false;
+    const name = err.problem && err.problem.field;
+    const entry = name && batch.get(name);
+    if (!entry || !entry.binding.el.id) return false;
+    showFieldError(entry.binding.el, api.describeError(err).replace(/^That value is not accepted: /, 'Not accepted: '));
+    batch.delete(name);
+    this.putBack(batch);
+    if (this.pending.size) this.retryLater();
+    return true;
   }
 
   /** Reads the server's current values, then sends what is still ours to send (see above). */

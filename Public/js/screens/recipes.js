@@ -2,6 +2,8 @@
 // a small form (add a recipe, add a step), moving a step up, links to a recipe's other pages, and
 // the timer's mm:ss clock. The state itself is the server's; these only send commands.
 
+import { checkFields } from '../field-error.js';
+
 /** The recipe id of a page URL /recipes/{id}[/...]. */
 function recipeID() {
   return decodeURIComponent(location.pathname.split('/')[2] || '');
@@ -42,6 +44,7 @@ export const edit = {
     const [name, seconds, temp] = ['#step-name', '#step-seconds', '#step-temp'].map((s) => root.querySelector(s));
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
+      if (!checkFields(form)) return; // said at the field: a name and at least 1 second
       const body = { name: name.value, durationSeconds: Number(seconds.value) };
       if (temp.value !== '') body.temperatureCelsius = Number(temp.value);
       const done = await binder.execute('addStep', body, { element: root.querySelector('#add-step-button') });

@@ -1,7 +1,10 @@
 // Upstream panel: latency and failure rate per fake-upstream endpoint (GET/PATCH /api/upstream).
-// Not a view model, so it uses the API directly instead of the binder.
+// Not a view model, so it uses the API directly instead of the binder. A value out of range is
+// said at its field (field-error.js), checked before sending and again when the server refuses
+// one (its problem names the field, "endpoints.travel.failureRate"); other failures are toasts.
 
 import * as api from '../api.js';
+import { checkFields, showFieldError } from '../field-error.js';
 import { instantiate } from '../templates.js';
 
 const FIELDS = ['latencyMs', 'failureRate'];
@@ -47,6 +50,7 @@ export function mountUpstreamPanel(section, ctx) {
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     if (!config) return;
+    if (!checkFields(form)) { status.textContent = 'Not saved: see the marked field.'; return; }
     const patch = collectPatch();
     if (!patch) { status.textContent = 'Nothing changed.'; return; }
     status.textContent = 'Saving…';
@@ -55,6 +59,14 @@ export function mountUpstreamPanel(section, ctx) {
       status.textContent = 'Saved.';
     } catch (err) {
       status.textContent = '';
+      const field = err instanceof api.ProblemError && err.problem && /^endpoints\.([^.]+)\.([^.]+)$/.exec(err.problem.field || '');
+      const input = field && section.querySelector(`#upstream-${CSS.escape(field[1])}-${CSS.escape(field[2])}`);
+      if (input) {
+        showFieldError(input, String(err.problem.detail || '').replace(/^'[^']*':\s*/, ''));
+        input.focus();
+        status.textContent = 'Not saved: see the marked field.';
+        return;
+      }
       ctx.notify({ title: 'Upstream not changed', message: api.describeError(err), details: api.problemDetails(err) });
     }
   });
