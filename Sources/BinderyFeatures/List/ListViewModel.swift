@@ -24,7 +24,6 @@ public final class ListViewModel: ViewModel {
     public let commandStates = CommandStates()
 
     @ObservationIgnored private let upstream: UpstreamProvider
-    @ObservationIgnored private var cellsByID: [String: any POICellViewModel] = [:]
     /// What the last successful load fetched, kept so a restart can rebuild the cells.
     @ObservationIgnored private(set) var lastLoad: (spots: [ScenicSpot], hotels: [Hotel])?
 
@@ -76,7 +75,7 @@ public final class ListViewModel: ViewModel {
             ChildRoute(
                 "item", title: "Place", titleMember: "title", segment: "items", parameter: "id",
                 parameterSchema: .text, child: ViewModelDeclaration<ScenicCellViewModel>.poiCell.schema,
-                resolve: { model, id in model.cellsByID[id] },
+                resolve: { model, id in model.cell(id: id) },
                 prepare: { model in await model.loadIfEmpty() }
             ),
         ],
@@ -95,9 +94,10 @@ public final class ListViewModel: ViewModel {
         _ = try? await execute("load", isolation: isolation)
     }
 
-    /// The cell with `id`, if the last load produced one.
+    /// The cell with `id`, if the last load produced one: a scan of a few dozen cells, cheaper
+    /// than every session keeping an index of them.
     public func cell(id: String) -> (any POICellViewModel)? {
-        cellsByID[id]
+        cells.first { $0.id == id }
     }
 
     /// Loads both kinds concurrently and replaces the cells; clears them on failure.
@@ -137,7 +137,10 @@ public final class ListViewModel: ViewModel {
     func install(spots: [ScenicSpot], hotels: [Hotel]) {
         lastLoad = (spots, hotels)
         let city = city
-        replaceCells(with: spots.map { ScenicCellViewModel(scenic: $0, city: city) } + hotels.map(HotelCellViewModel.init))
+        replaceCells(
+            with: spots.indices.map { ScenicCellViewModel(spots: spots, index: $0, city: city) }
+                + hotels.indices.map { HotelCellViewModel(hotels: hotels, index: $0) }
+        )
     }
 
     /// Removes every cell and forgets the last load (state restored to "never loaded").
@@ -153,20 +156,14 @@ public final class ListViewModel: ViewModel {
 
     /// Installs `newCells`, keeping the first cell of any repeated id.
     private func replaceCells(with newCells: [any POICellViewModel]) {
-        var byID: [String: any POICellViewModel] = [:]
-        var unique: [any POICellViewModel] = []
-        for cell in newCells where byID[cell.id] == nil {
-            byID[cell.id] = cell
-            unique.append(cell)
-        }
-        cellsByID = byID
-        cells = unique
+        var seen: Set<String> = []
+        cells = newCells.filter { seen.insert($0.id).inserted }
     }
 
     /// The cell named by a `select` argument, or the reason it names none.
     private func cell(selectedBy argument: JSONValue?) throws(ViewModelError) -> any POICellViewModel {
         let id = argument?.objectValue?["id"]?.stringValue ?? ""
-        guard let cell = cellsByID[id] else {
+        guard let cell = cell(id: id) else {
             throw .invalidArgument(command: "select", reason: "no item has id \"\(id)\"")
         }
         return cell

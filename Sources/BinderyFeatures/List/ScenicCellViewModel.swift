@@ -8,16 +8,29 @@ import BinderyUpstream
 ///
 /// Not `@Observable`: its own properties never change (a new load makes new cells), so it needs
 /// no registrar, one allocation fewer per cell in every session.
+///
+/// It keeps the load's array of spots and its index in it rather than a copy of the spot: the
+/// array is the one every session shares (the upstream's models are decoded once per body).
 public final class ScenicCellViewModel: POICellViewModel {
-    /// The spot the cell shows.
-    public let scenic: ScenicSpot
+    private let spots: [ScenicSpot]
+    private let index: Int
     /// The session's current city, shared with the list.
     public let city: CurrentCity
 
-    /// Creates the cell of `scenic`, whose footer depends on `city`.
-    public init(scenic: ScenicSpot, city: CurrentCity) {
-        self.scenic = scenic
+    /// The spot the cell shows.
+    public var scenic: ScenicSpot { spots[index] }
+
+    /// Creates the cell of `spots[index]`, whose footer depends on `city`.
+    public init(spots: [ScenicSpot], index: Int, city: CurrentCity) {
+        precondition(spots.indices.contains(index), "no spot at \(index)")
+        self.spots = spots
+        self.index = index
         self.city = city
+    }
+
+    /// Creates the cell of `scenic`, whose footer depends on `city`.
+    public convenience init(scenic: ScenicSpot, city: CurrentCity) {
+        self.init(spots: [scenic], index: 0, city: city)
     }
 
     /// `"scenic-<spot id>"`.
@@ -43,6 +56,6 @@ public final class ScenicCellViewModel: POICellViewModel {
 
     /// The shared POI cell declaration.
     public static let declaration = ViewModelDeclaration<ScenicCellViewModel>.poiCell
-    /// Cells have no commands.
-    public let commandStates = CommandStates()
+    /// Cells have no commands: made only if something asks (closing the session does).
+    public private(set) lazy var commandStates = CommandStates()
 }
