@@ -1,0 +1,106 @@
+import Foundation
+import Hummingbird
+import Synchronization
+
+/// Every session's form by bearer token, behind one lock.
+final class Sessions: Sendable {
+    private let forms = Mutex<[String: Form]>([:])
+
+    func create() -> String {
+        let token = (0..<4).map { _ in String(format: "%016llx", UInt64.random(in: .min ... .max)) }.joined()
+        forms.withLock { $0[token] = Form() }
+        return token
+    }
+
+    func form(_ token: String) -> Form? {
+        forms.withLock { $0[token] }
+    }
+
+    /// Applies `patch` and bumps the version when an input changed; nil for an unknown token.
+    func apply(_ patch: FormPatch, to token: String) -> Form? {
+        forms.withLock { forms in
+            guard var form = forms[token] else { return nil }
+            let before = (form.phone, form.password)
+            if let phone = patch.phone { form.phone = phone }
+            if let password = patch.password { form.password = password }
+            if before != (form.phone, form.password) { form.version += 1 }
+            forms[token] = form
+            return form
+        }
+    }
+}
+
+/// The routes: `POST /api/sessions`, `GET` and `PATCH /api/views/form` with a bearer token.
+func buildRouter(sessions: Sessions) -> Router<BasicRequestContext> {
+    let router = Router()
+    router.post("/api/sessions") { _, _ -> Response in
+        json(#"{"token":"\#(sessions.create())"}"#.utf8, status: .created)
+    }
+    router.get("/api/views/form") { request, _ -> Response in
+        guard let form = token(request).flatMap(sessions.form) else { return Response(status: .unauthorized) }
+        return try snapshot(form)
+    }
+    router.patch("/api/views/form") { request, context -> Response in
+        guard let token = token(request) else { return Response(status: .unauthorized) }
+        let body = try await request.body.collect(upTo: context.maxUploadSize)
+        let patch: FormPatch
+        do {
+            patch = try body.withUnsafeReadableBytes { try JSONDecoder().decode(FormPatch.self, from: Data($0)) }
+        } catch {
+            return Response(status: .unprocessableContent)
+        }
+        guard let form = sessions.apply(patch, to: token) else { return Response(status: .unauthorized) }
+        return try snapshot(form)
+    }
+    return router
+}
+
+/// The form's snapshot, encoded for this request, with its version as the ETag.
+private func snapshot(_ form: Form) throws -> Response {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    var response = json(try encoder.encode(form.snapshot), status: .ok)
+    response.headers[.eTag] = "\"\(form.version)\""
+    response.headers[.cacheControl] = "no-cache, private"
+    return response
+}
+
+private func json(_ bytes: some Sequence<UInt8>, status: HTTPResponse.Status) -> Response {
+    let buffer = ByteBuffer(bytes: bytes)
+    return Response(
+        status: status,
+        headers: [.contentType: "application/json", .contentLength: String(buffer.readableBytes)],
+        body: .init(byteBuffer: buffer)
+    )
+}
+
+private func token(_ request: Request) -> String? {
+    guard let value = request.headers[.authorization], value.hasPrefix("Bearer ") else { return nil }
+    return String(value.dropFirst(7))
+}
+
+/// `hummingbird-reference [--host 127.0.0.1] [--port 8080]`
+@main
+struct App {
+    static func main() async throws {
+        var host = "127.0.0.1", port = 8080
+        var arguments = CommandLine.arguments.dropFirst().makeIterator()
+        while let argument = arguments.next() {
+            switch argument {
+            case "--host": host = arguments.next() ?? host
+            case "--port": port = arguments.next().flatMap(Int.init) ?? port
+            default: throw ArgumentError(argument: argument)
+            }
+        }
+        let app = Application(
+            router: buildRouter(sessions: Sessions()),
+            configuration: .init(address: .hostname(host, port: port), serverName: "hummingbird-reference")
+        )
+        try await app.runService()
+    }
+}
+
+struct ArgumentError: Error, CustomStringConvertible {
+    var argument: String
+    var description: String { "unknown argument \(argument) (usage: hummingbird-reference [--host H] [--port P])" }
+}
