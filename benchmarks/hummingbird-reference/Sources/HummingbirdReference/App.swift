@@ -49,6 +49,10 @@ func buildRouter(sessions: Sessions) -> Router<BasicRequestContext> {
         } catch {
             return Response(status: .unprocessableContent)
         }
+        // Bindery's declared limits of the two inputs.
+        guard (patch.phone?.count ?? 0) <= 64, (patch.password?.count ?? 0) <= 256 else {
+            return Response(status: .unprocessableContent)
+        }
         guard let form = sessions.apply(patch, to: token) else { return Response(status: .unauthorized) }
         return try snapshot(form)
     }
