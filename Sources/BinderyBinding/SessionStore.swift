@@ -120,9 +120,9 @@ public final class SessionStore: Sendable {
         }
     }
 
-    /// Closes sessions idle for longer than the limit, in memory and in the store, keeps at most
-    /// `maxSessions` in the store, and records the use of live ones; returns how many were closed
-    /// in memory.
+    /// Closes sessions idle for longer than the limit, in memory and in the store, lets quiet ones
+    /// hibernate, keeps at most `maxSessions` in the store, and records the use of live ones;
+    /// returns how many left memory.
     ///
     /// The store's trim never deletes a session in memory (nor a reserved entry): it takes those
     /// memory let go first. Trimmed by use alone, an idle client's live session would go while
