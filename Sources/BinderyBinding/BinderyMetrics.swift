@@ -12,7 +12,14 @@ public final class BinderyMetrics: Sendable {
     private let sessions: CoreMetrics.Gauge
     private let streams: CoreMetrics.Gauge
     /// The request metrics made so far, by route, method and status: made once, not per request.
-    private let requestMetrics = Mutex<[String: (count: CoreMetrics.Counter, duration: CoreMetrics.Timer)]>([:])
+    private let requestMetrics = Mutex<[RequestKey: (count: CoreMetrics.Counter, duration: CoreMetrics.Timer)]>([:])
+
+    /// What a request's metrics are labelled with (hashed as it is: no label text built per request).
+    private struct RequestKey: Hashable {
+        let route: String
+        let method: String
+        let status: Int
+    }
 
     /// Creates an empty registry.
     public init() {
@@ -28,7 +35,7 @@ public final class BinderyMetrics: Sendable {
 
     /// Counts a request by route and status and records its duration by route.
     public func request(route: String, method: String, status: Int, duration: Duration) {
-        let key = "\(route) \(method) \(status)"
+        let key = RequestKey(route: route, method: method, status: status)
         let metrics = requestMetrics.withLock { cache in
             if let made = cache[key] { return made }
             let made = (

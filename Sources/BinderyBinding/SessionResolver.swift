@@ -96,11 +96,8 @@ public struct SessionResolver: Sendable {
     }
 
     private func credential(in request: Request) -> Credential? {
-        if let authorization = request.headers[.authorization] {
-            let parts = authorization.split(separator: " ", maxSplits: 1)
-            if parts.count == 2, parts[0].lowercased() == "bearer" {
-                return .bearer(parts[1].drop { $0 == " " })
-            }
+        if let authorization = request.headers[.authorization], let token = Self.bearerToken(in: authorization) {
+            return .bearer(token)
         }
         for header in request.headers[values: .cookie] {
             for pair in header.split(separator: ";") {
@@ -112,5 +109,17 @@ public struct SessionResolver: Sendable {
             }
         }
         return nil
+    }
+
+    /// The token of `Bearer <token>` (scheme in any letter case, spaces after it skipped), read
+    /// from the bytes without copies: it runs on every request. `Bearer` with no token gives an
+    /// empty one, which no session has (401), rather than no credential at all.
+    static func bearerToken(in authorization: String) -> Substring? {
+        let scheme = "bearer".utf8
+        let utf8 = authorization.utf8
+        guard utf8.starts(with: scheme, by: { $0 | 0x20 == $1 }) else { return nil }
+        let rest = utf8.dropFirst(scheme.count)
+        guard rest.isEmpty || rest.first == UInt8(ascii: " ") else { return nil }
+        return Substring(rest.drop { $0 == UInt8(ascii: " ") })
     }
 }

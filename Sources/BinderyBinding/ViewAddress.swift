@@ -14,6 +14,11 @@ enum ViewAddress: Equatable {
 
     /// Parses the part of the URL after `/api/views/`.
     init?(_ rest: String) {
+        // The common case, a top-level view model ("form"): one segment, nothing to split.
+        if !rest.isEmpty, !rest.utf8.contains(UInt8(ascii: "/")) {
+            self = .snapshot(path: rest)
+            return
+        }
         let segments = rest.split(separator: "/", omittingEmptySubsequences: false)
         guard !segments.isEmpty, !segments.contains(where: \.isEmpty) else { return nil }
         if segments.count >= 2, segments[segments.count - 1] == "events" {

@@ -15,6 +15,14 @@ package enum PercentDecoding {
     /// Split by Unicode scalars, not `Character`s: a "/" followed by a combining mark is one
     /// Character, and would not separate segments (found by `bindery-fuzz`).
     package static func segments(ofRawPath rawPath: String) -> [String]? {
+        // Nothing to decode: split the bytes ("/" is one byte in UTF-8 and never part of another
+        // scalar's encoding, so this is the same split as by scalars).
+        if !rawPath.utf8.contains(UInt8(ascii: "%")) {
+            var bytes = rawPath.utf8[...]
+            if bytes.first == UInt8(ascii: "/") { bytes = bytes.dropFirst() }
+            if bytes.isEmpty { return [] }
+            return bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { String(Substring($0)) }
+        }
         var scalars = Substring(rawPath).unicodeScalars
         if scalars.first == "/" { scalars = scalars.dropFirst() }
         if scalars.isEmpty { return [] }

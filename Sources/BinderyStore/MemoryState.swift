@@ -53,7 +53,9 @@ struct MemoryState {
         let key = write.key
         let command = write.runningCommand.map(CommandState.running)
         let record = ViewModelRecord(key: key, version: write.version, state: write.state, command: command)
-        var entry = viewModels[key.session]?[key.path] ?? Entry(record: record, log: [], logFloor: write.version - 1)
+        // Taken out while it changes, so its log is appended to in place rather than copied.
+        var entry = viewModels[key.session]?.removeValue(forKey: key.path)
+            ?? Entry(record: record, log: [], logFloor: write.version - 1)
         entry.record = record
         if let snapshot = write.snapshot {
             entry.log.append(LoggedVersion(version: write.version, snapshot: snapshot, loggedAt: write.at))
@@ -61,7 +63,7 @@ struct MemoryState {
             entry.log = []
             entry.logFloor = write.version
         }
-        let newestFirst = entry.log.reversed().map { (version: $0.version, loggedAt: $0.loggedAt) }
+        let newestFirst = entry.log.reversed().lazy.map { (version: $0.version, loggedAt: $0.loggedAt) }
         if let dropped = logPolicy.highestDroppedVersion(newestFirst: newestFirst, now: write.at) {
             entry.log.removeAll { $0.version <= dropped }
             entry.logFloor = max(entry.logFloor, dropped)

@@ -23,9 +23,7 @@ extension SQLiteStore {
         guard !writes.isEmpty else { return }
         let policy = logPolicy
         try await committer.submit { db in
-            for write in writes {
-                try Self.apply(write, policy: policy, in: db)
-            }
+            try Self.apply(writes, policy: policy, in: db)
         }
     }
 

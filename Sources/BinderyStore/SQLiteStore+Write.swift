@@ -1,72 +1,131 @@
 import Foundation
 import GRDB
 
-/// One view-model write inside the writer's transaction: version check, upsert, log, pruning.
+/// View-model writes inside the writer's transaction: version check, upsert, log, pruning.
+///
+/// The common write (a view model at its expected version, with a snapshot to log) takes four
+/// statements: the pruning query, one conditional `UPDATE` that is also the version check, the
+/// pruning `DELETE` when something goes, and the log `INSERT`. The session's last use is written
+/// once per commit. Refusals (unknown session, version conflict) are told apart only when that
+/// `UPDATE` changed nothing, so the happy path pays no extra look-up for them.
 extension SQLiteStore {
-    static func apply(_ write: ViewModelWrite, policy: VersionLogPolicy, in db: Database) throws {
+    /// Applies `writes` (all or none, inside the caller's savepoint) and records each session's use.
+    static func apply(_ writes: [ViewModelWrite], policy: VersionLogPolicy, in db: Database) throws {
+        var lastUse: [SessionTokenHash: Date] = [:]
+        for write in writes {
+            try apply(write, policy: policy, in: db)
+            lastUse[write.key.session] = max(lastUse[write.key.session] ?? write.at, write.at)
+        }
+        for (session, at) in lastUse {
+            try db.cachedStatement(sql: "UPDATE session SET last_used_at = MAX(last_used_at, ?) WHERE token_hash = ?")
+                .execute(arguments: [at.storeValue, session.bytes])
+        }
+    }
+
+    /// One write: refused with ``StoreError`` when its session is gone, the stored version is not
+    /// the expected one, or the version does not increase.
+    private static func apply(_ write: ViewModelWrite, policy: VersionLogPolicy, in db: Database) throws {
         let key = write.key
-        let arguments: StatementArguments = [key.session.bytes, key.path]
-        let sessionExists = try Bool.fetchOne(
-            try db.cachedStatement(sql: "SELECT 1 FROM session WHERE token_hash = ?"), arguments: [key.session.bytes]
-        )
-        guard sessionExists != nil else { throw StoreError.sessionNotFound(key.session) }
-        let stored = try Row.fetchOne(
-            try db.cachedStatement(sql: "SELECT version, log_floor FROM view_model WHERE session = ? AND path = ?"),
-            arguments: arguments
-        )
-        let storedVersion: Int? = stored?[0]
-        guard write.expected == storedVersion else {
-            throw StoreError.conflict(key, expected: write.expected, stored: storedVersion)
-        }
         guard write.version > (write.expected ?? Int.min) else {
-            throw StoreError.versionNotIncreasing(key, expected: write.expected, version: write.version)
+            throw try refusal(of: write, in: db)
+                ?? StoreError.versionNotIncreasing(key, expected: write.expected, version: write.version)
         }
-        let logFloor: Int = write.snapshot == nil ? write.version : stored?[1] ?? write.version - 1
-        try upsert(write, logFloor: logFloor, in: db)
+        // What pruning drops once this write's entry is in, decided from the entries already there
+        // (the new entry is the newest and, at the write's own time, never too old).
+        let dropped = write.snapshot == nil ? nil : try highestDroppedVersion(key, policy: policy, now: write.at, in: db)
+        let updated: Bool
+        if let expected = write.expected {
+            updated = try update(write, expected: expected, dropped: dropped, in: db)
+        } else {
+            updated = try insert(write, in: db)
+        }
+        guard updated else {
+            throw try refusal(of: write, in: db) ?? StoreError.conflict(key, expected: write.expected, stored: write.expected)
+        }
+        let arguments: StatementArguments = [key.session.bytes, key.path]
+        if let floor = write.snapshot == nil ? write.version : dropped {
+            try db.cachedStatement(sql: "DELETE FROM version_log WHERE session = ? AND path = ? AND version <= ?")
+                .execute(arguments: arguments + [floor])
+        }
         if let snapshot = write.snapshot {
             try db.cachedStatement(
                 sql: "INSERT INTO version_log (session, path, version, snapshot, logged_at) VALUES (?, ?, ?, ?, ?)"
             ).execute(arguments: arguments + [write.version, snapshot, write.at.storeValue])
         }
-        try prune(key, policy: policy, now: write.at, in: db)
-        try db.cachedStatement(sql: "UPDATE session SET last_used_at = MAX(last_used_at, ?) WHERE token_hash = ?")
-            .execute(arguments: [write.at.storeValue, key.session.bytes])
     }
 
-    private static func upsert(_ write: ViewModelWrite, logFloor: Int, in db: Database) throws {
+    /// The row at version `expected` takes the write; false when no row is at that version. A
+    /// write without snapshot restarts the log at its own version; one with a snapshot raises the
+    /// floor past what pruning drops.
+    private static func update(_ write: ViewModelWrite, expected: Int, dropped: Int?, in db: Database) throws -> Bool {
+        let floor: DatabaseValue = write.snapshot == nil ? write.version.databaseValue : (dropped?.databaseValue ?? .null)
         try db.cachedStatement(
             sql: """
-                INSERT INTO view_model
-                    (session, path, version, state, command_name, command_started_at, command_interrupted, log_floor)
-                VALUES (?, ?, ?, ?, ?, ?, 0, ?)
-                ON CONFLICT (session, path) DO UPDATE SET
-                    version = excluded.version, state = excluded.state, command_name = excluded.command_name,
-                    command_started_at = excluded.command_started_at, command_interrupted = 0,
-                    log_floor = excluded.log_floor
+                UPDATE view_model SET
+                    version = ?, state = ?, command_name = ?, command_started_at = ?, command_interrupted = 0,
+                    log_floor = CASE WHEN ? IS NULL THEN log_floor WHEN ? THEN ? ELSE MAX(log_floor, ?) END
+                WHERE session = ? AND path = ? AND version = ?
                 """
         ).execute(
             arguments: [
-                write.key.session.bytes, write.key.path, write.version, write.state,
-                write.runningCommand?.name, write.runningCommand?.startedAt.storeValue, logFloor,
+                write.version, write.state, write.runningCommand?.name, write.runningCommand?.startedAt.storeValue,
+                floor, write.snapshot == nil, floor, floor,
+                write.key.session.bytes, write.key.path, expected,
             ]
         )
-        if write.snapshot == nil {
-            try db.execute(
-                sql: "DELETE FROM version_log WHERE session = ? AND path = ? AND version <= ?",
-                arguments: [write.key.session.bytes, write.key.path, logFloor]
-            )
-        }
+        return db.changesCount == 1
     }
 
-    /// Drops log entries beyond the policy and raises the view model's log floor past them.
-    ///
-    /// The highest dropped version is the newest entry that is either past the newest
-    /// `maxCount` or older than `maxAge` (``VersionLogPolicy/highestDroppedVersion(newestFirst:now:)``
-    /// in one query): one indexed look-up per write instead of reading the whole log.
-    private static func prune(_ key: ViewModelKey, policy: VersionLogPolicy, now: Date, in db: Database) throws {
+    /// The first write of a view model; false when a row is already there. A log starts empty
+    /// just below the write's version (or at it, without a snapshot). An unknown session is
+    /// refused by the foreign key: the row is not written either.
+    private static func insert(_ write: ViewModelWrite, in db: Database) throws -> Bool {
+        let logFloor = write.snapshot == nil ? write.version : write.version - 1
+        do {
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO view_model
+                        (session, path, version, state, command_name, command_started_at, command_interrupted, log_floor)
+                    VALUES (?, ?, ?, ?, ?, ?, 0, ?)
+                    ON CONFLICT (session, path) DO NOTHING
+                    """
+            ).execute(
+                arguments: [
+                    write.key.session.bytes, write.key.path, write.version, write.state,
+                    write.runningCommand?.name, write.runningCommand?.startedAt.storeValue, logFloor,
+                ]
+            )
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY {
+            throw StoreError.sessionNotFound(write.key.session)
+        }
+        return db.changesCount == 1
+    }
+
+    /// Why a write cannot apply: its session is gone, or the stored version is not the expected
+    /// one; `nil` when neither is the reason.
+    private static func refusal(of write: ViewModelWrite, in db: Database) throws -> StoreError? {
+        let key = write.key
+        let sessionExists = try Bool.fetchOne(
+            try db.cachedStatement(sql: "SELECT 1 FROM session WHERE token_hash = ?"), arguments: [key.session.bytes]
+        )
+        guard sessionExists != nil else { return .sessionNotFound(key.session) }
+        let stored = try Int.fetchOne(
+            try db.cachedStatement(sql: "SELECT version FROM view_model WHERE session = ? AND path = ?"),
+            arguments: [key.session.bytes, key.path]
+        )
+        return stored == write.expected ? nil : .conflict(key, expected: write.expected, stored: stored)
+    }
+
+    /// The highest logged version the policy drops once a new newest entry is added, from the
+    /// entries already logged; `nil` when nothing is dropped. The newest `maxCount - 1` of them
+    /// stay by count, and none that is not older than `maxAge` at `now` goes by age (as
+    /// ``VersionLogPolicy/highestDroppedVersion(newestFirst:now:)`` says, in one indexed query).
+    private static func highestDroppedVersion(
+        _ key: ViewModelKey, policy: VersionLogPolicy, now: Date, in db: Database
+    ) throws -> Int? {
         let arguments: StatementArguments = [key.session.bytes, key.path]
         let cutoff = now.addingTimeInterval(-policy.maxAge).storeValue
-        let dropped = try Int.fetchOne(
+        return try Int.fetchOne(
             try db.cachedStatement(sql: """
                 SELECT MAX(v) FROM (
                     SELECT (SELECT version FROM version_log WHERE session = ? AND path = ?
@@ -75,12 +134,7 @@ extension SQLiteStore {
                     SELECT (SELECT MAX(version) FROM version_log WHERE session = ? AND path = ? AND logged_at < ?)
                 )
                 """),
-            arguments: arguments + [policy.maxCount] + arguments + [cutoff]
+            arguments: arguments + [policy.maxCount - 1] + arguments + [cutoff]
         )
-        guard let dropped else { return }
-        try db.cachedStatement(sql: "DELETE FROM version_log WHERE session = ? AND path = ? AND version <= ?")
-            .execute(arguments: arguments + [dropped])
-        try db.cachedStatement(sql: "UPDATE view_model SET log_floor = MAX(log_floor, ?) WHERE session = ? AND path = ?")
-            .execute(arguments: [dropped] + arguments)
     }
 }
