@@ -38,11 +38,13 @@ extension ViewModelGraph {
 
     /// Flushes and waits for the commit of what changed; throws when it failed (and was rolled
     /// back): ``ViewModelError/versionConflict`` when another node committed first.
-    func commitChanges() async throws(ViewModelError) {
+    ///
+    /// `flushed` is the commit of a flush the caller just ran (nothing is flushed again then).
+    func commitChanges(_ flushed: Task<CommitOutcome, Never>?? = nil) async throws(ViewModelError) {
         // A closed graph (session ended, server stopping) commits nothing: never answer 200.
         guard !isClosed else { throw .sessionClosed }
         // Nothing new rendered: what the caller sees still depends on the commit in flight.
-        guard let commit = flush() ?? commitChain else { return }
+        guard let commit = (flushed ?? flush()) ?? commitChain else { return }
         switch await commit.value {
         case .committed: return
         case .conflict: throw .versionConflict

@@ -9,10 +9,19 @@ extension ViewModelGraph {
         // on top of it, and a conditional one finds its version stale (412).
         for _ in 0..<3 {
             let host = try await preparedHost(at: path)
-            await settle()
-            // A render of another request may still be on its way to the store: wait for it, so
-            // If-Match is checked against what the write would replace.
-            for _ in 0..<5 where host.version != host.current.version { await settle() }
+            // A conditional write waits for renders of other requests still on their way to the
+            // store, so If-Match is checked against what the write would replace. A plain write
+            // does not: it applies on top of them and joins the commit batch that collects them
+            // (refused with them if they are), so a burst of writes to one session shares a store
+            // transaction instead of waiting one commit each; what changed before it (a first
+            // render) still gets its own version first. Both wait while the view model reloads
+            // what another node committed.
+            if ifVersion != nil || reloading.contains(ObjectIdentifier(host)) {
+                await settle()
+                for _ in 0..<5 where host.version != host.current.version { await settle() }
+            } else {
+                flush()
+            }
             // A version newer than ours: another node wrote it and this copy has not heard yet.
             if let ifVersion, let newest = ifVersion.max(), newest > host.current.version {
                 await reload(host)
@@ -36,9 +45,14 @@ extension ViewModelGraph {
             // for a view model bound to nothing, nothing runs between the check above and here.
             guard !reloading.contains(ObjectIdentifier(host)) else { continue }
             apply()
+            let before = host.version
+            let commit = flush()
+            // This write's own version (later writes may be committed with it); the current one
+            // when the write changed nothing.
+            let written = host.version > before ? host.encoded : nil
             do {
-                try await commitChanges()
-                return host.current
+                try await commitChanges(commit)
+                return written ?? host.current
             } catch .versionConflict {
                 await reload(host)
             }

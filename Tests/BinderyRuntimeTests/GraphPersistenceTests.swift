@@ -31,9 +31,13 @@ final class RecordingPersistence: ViewModelPersistence {
         try await gate?.wait()
         try state.withLock { state in
             guard !state.failing else { throw CocoaError(.fileWriteOutOfSpace) }
+            // Checked against the stored version, or the batch's earlier write of the same path.
+            var written: [String: Int] = [:]
             for version in versions {
-                let stored = state.commits.flatMap { $0 }.last { $0.path == version.path }?.snapshot.version
+                let stored = written[version.path]
+                    ?? state.commits.flatMap { $0 }.last { $0.path == version.path }?.snapshot.version
                 guard version.expected == stored else { throw VersionConflict() }
+                written[version.path] = version.snapshot.version
             }
             state.commits.append(versions)
         }
@@ -79,6 +83,32 @@ struct GraphPersistenceTests {
         #expect(committed.last?.state == ["name": "ada", "limit": 3])
         #expect(committed.first?.expected == nil)
         #expect(zip(committed.dropFirst(), committed).allSatisfy { $0.expected == $1.snapshot.version })
+    }
+
+    @Test func plainWritesWhileACommitIsHeldShareTheNextCommitAndEachGetsItsOwnVersion() async throws {
+        let gate = Gate()
+        let persistence = RecordingPersistence(holdingAt: gate)
+        let graph = ViewModelGraph(screens: counterScreens, persistence: persistence)
+        let first = Task { try await graph.write("counter", patch: ["name": "a"]) }
+        for _ in 0..<50 { await Task.yield() }
+        let names = ["b", "c", "d"]
+        let later = names.map { name in Task { try await graph.write("counter", patch: ["name": .string(name)]) } }
+        for _ in 0..<50 { await Task.yield() }
+        #expect(persistence.commits.isEmpty, "the first commit is still held")
+        gate.open()
+        var answers = [try await first.value]
+        for task in later { answers.append(try await task.value) }
+        for (answer, name) in zip(answers, ["a"] + names) {
+            #expect(answer.output("greeting") == .string("hello \(name)"), "each write is answered with its own version")
+        }
+        #expect(Set(answers.map(\.version)).count == 4)
+        let laterVersions = Set(answers.dropFirst().map(\.version))
+        #expect(
+            persistence.commits.contains { Set($0.map(\.snapshot.version)).isSuperset(of: laterVersions) },
+            "the writes made while the first commit was held are committed together"
+        )
+        let committed = persistence.commits.flatMap { $0 }
+        #expect(committed.map(\.snapshot.version) == Array(1...answers.map(\.version).max()!), "every version, in order")
     }
 
     @Test func aFailedCommitIsRefusedAndChangesNothingInMemory() async throws {
