@@ -39,12 +39,15 @@ final class GroupCommitter: Sendable {
 
     private let writer: any DatabaseWriter
     private let maxBatchSize: Int
+    /// Told of each commit and of each time the queue runs dry (a file store's checkpoints).
+    private let checkpointer: WALCheckpointer?
     let state = Mutex(State())
 
     /// A writer over `writer`, putting at most `maxBatchSize` operations in one transaction.
-    init(writer: any DatabaseWriter, maxBatchSize: Int = 512) {
+    init(writer: any DatabaseWriter, maxBatchSize: Int = 512, checkpointer: WALCheckpointer? = nil) {
         self.writer = writer
         self.maxBatchSize = max(1, maxBatchSize)
+        self.checkpointer = checkpointer
     }
 
     var statistics: GroupCommitStatistics {
@@ -96,6 +99,7 @@ final class GroupCommitter: Sendable {
         while let batch = nextBatch() {
             await run(batch)
         }
+        checkpointer?.writerIdle()
     }
 
     /// Takes the next batch, or ends the drain (atomically) when there is none or writes are held.
@@ -144,6 +148,7 @@ final class GroupCommitter: Sendable {
                 state.statistics.transactions += 1
                 state.statistics.operations += acknowledged
             }
+            checkpointer?.committed()
             for (pending, outcome) in zip(batch, outcomes) {
                 switch outcome {
                 case .applied(let acknowledge): acknowledge()

@@ -15,12 +15,17 @@ public final class SQLiteStore: SessionStateStore {
     public let path: String?
     let database: any DatabaseWriter
     let committer: GroupCommitter
+    /// Checkpoints the file's write-ahead log off the writer; nil in memory.
+    let checkpointer: WALCheckpointer?
     let logPolicy: VersionLogPolicy
 
-    private init(path: String?, database: any DatabaseWriter, logPolicy: VersionLogPolicy) {
+    private init(
+        path: String?, database: any DatabaseWriter, checkpointer: WALCheckpointer?, logPolicy: VersionLogPolicy
+    ) {
         self.path = path
         self.database = database
-        self.committer = GroupCommitter(writer: database)
+        self.checkpointer = checkpointer
+        self.committer = GroupCommitter(writer: database, checkpointer: checkpointer)
         self.logPolicy = logPolicy
     }
 
@@ -29,23 +34,25 @@ public final class SQLiteStore: SessionStateStore {
     /// migrated, or that fails SQLite's quick integrity check.
     public convenience init(path: String, logPolicy: VersionLogPolicy = VersionLogPolicy()) throws(StoreError) {
         let pool: DatabasePool
+        let checkpointer: WALCheckpointer
         do {
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             pool = try DatabasePool(path: path, configuration: Self.configuration())
             try Self.migrator.migrate(pool)
             try pool.read(Self.checkIntegrity)
+            checkpointer = try WALCheckpointer(path: path, configuration: Self.configuration())
         } catch {
             throw .cannotOpen(path: path, reason: GroupCommitter.reason(for: error))
         }
-        self.init(path: path, database: pool, logPolicy: logPolicy)
+        self.init(path: path, database: pool, checkpointer: checkpointer, logPolicy: logPolicy)
     }
 
     /// A fresh in-memory database with the same schema and rules, for tests.
     public static func inMemory(logPolicy: VersionLogPolicy = VersionLogPolicy()) throws -> SQLiteStore {
         let queue = try DatabaseQueue(configuration: configuration())
         try migrator.migrate(queue)
-        return SQLiteStore(path: nil, database: queue, logPolicy: logPolicy)
+        return SQLiteStore(path: nil, database: queue, checkpointer: nil, logPolicy: logPolicy)
     }
 
     /// How many transactions the single writer committed, and how many operations they held.
@@ -53,13 +60,25 @@ public final class SQLiteStore: SessionStateStore {
         committer.statistics
     }
 
-    /// Waits for the running transaction, folds the WAL back into the file (so the file alone
-    /// holds everything), then closes the database: later operations throw
+    /// Waits for the running transaction and checkpoint, folds the WAL back into the file (so the
+    /// file alone holds everything), then closes the database: later operations throw
     /// ``StoreError/unavailable(reason:)``.
+    ///
+    /// A checkpoint another connection to the file is running makes SQLite refuse this one at once
+    /// (`SQLITE_BUSY`, no busy handler): it is tried a few times, then the log is left for the next
+    /// opener, which reads it as after a crash. Nothing committed is lost either way.
     public func close() async throws {
         await committer.waitUntilIdle()
-        _ = try await database.writeWithoutTransaction { db in
-            try db.checkpoint(.truncate)
+        try await checkpointer?.close()
+        for attempt in 1...5 {
+            do {
+                _ = try await database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+                break
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempt < 5 {
+                try? await Task.sleep(for: .milliseconds(20))
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+                break
+            }
         }
         try database.close()
     }
@@ -71,6 +90,9 @@ public final class SQLiteStore: SessionStateStore {
         configuration.prepareDatabase { db in
             if !db.configuration.readonly {
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                // A file store's log is checkpointed by its ``WALCheckpointer``; the writer does it
+                // only past 16 times SQLite's usual 1,000 pages (64 MB), should that fall behind.
+                try db.execute(sql: "PRAGMA wal_autocheckpoint = 16000")
             }
         }
         return configuration

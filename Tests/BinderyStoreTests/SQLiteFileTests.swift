@@ -30,6 +30,34 @@ struct SQLiteFileTests {
         }
     }
 
+    @Test func theLogIsCheckpointedOnAConnectionOfItsOwnOnceTheWriterIsIdle() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("bindery.sqlite").path
+            let store = try SQLiteStore(path: path)
+            _ = try await store.createSession(tokenHash(1), at: t0)
+            try await store.commit([write(key(1), expected: nil, version: 1)])
+            let checkpointer = try #require(store.checkpointer)
+            // Closing waits for the checkpoint that the idle writer started.
+            try await store.close()
+            let statistics = checkpointer.statistics
+            #expect(statistics.checkpoints >= 1)
+            let last = try #require(statistics.last)
+            #expect(last.walFrameCount > 0, "the commits were in the log")
+            #expect(last.checkpointedFrameCount == last.walFrameCount, "and all of it went into the file")
+        }
+    }
+
+    @Test func theWriterLeavesCheckpointsToTheCheckpointer() async throws {
+        try await withTemporaryDirectory { directory in
+            let store = try SQLiteStore(path: directory.appendingPathComponent("bindery.sqlite").path)
+            let threshold = try await store.database.writeWithoutTransaction {
+                try Int.fetchOne($0, sql: "PRAGMA wal_autocheckpoint")
+            }
+            #expect(threshold == 16000)
+            try await store.close()
+        }
+    }
+
     @Test func acknowledgedWritesAreThereWithoutACleanClose() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("bindery.sqlite").path
