@@ -96,7 +96,7 @@ public struct SessionResolver: Sendable {
     }
 
     private func credential(in request: Request) -> Credential? {
-        if let authorization = request.headers[.authorization], let token = Self.bearerToken(in: authorization) {
+        if let authorization = request.headers.value(.authorization), let token = Self.bearerToken(in: authorization) {
             return .bearer(token)
         }
         for header in request.headers[values: .cookie] {

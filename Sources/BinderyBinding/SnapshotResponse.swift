@@ -9,7 +9,7 @@ enum SnapshotResponse {
     static func make(_ snapshot: EncodedSnapshot, for request: Request, status: HTTPResponse.Status = .ok) -> Response {
         var headers: HTTPFields = [.eTag: snapshot.etag, .cacheControl: "no-cache, private"]
         let isRead = request.method == .get || request.method == .head
-        if status == .ok, isRead, let header = request.headers[.ifNoneMatch],
+        if status == .ok, isRead, let header = request.headers.value(.ifNoneMatch),
             EntityTagCondition(header: header)?.matchesWeakly(EntityTag(version: snapshot.version)) == true
         {
             return Response(status: .notModified, headers: headers)

@@ -55,7 +55,7 @@ struct ViewRoutes: HTTPResponder {
         switch address {
         case .snapshot(let path) where request.method == .patch:
             let patch = try JSONBody.decode(request) ?? .null
-            let condition = request.headers[.ifMatch].flatMap(EntityTagCondition.init(header:))
+            let condition = request.headers.value(.ifMatch).flatMap(EntityTagCondition.init(header:))
             let snapshot = try await graph.write(path, patch: patch, ifVersion: condition?.strongVersions)
             return SnapshotResponse.make(snapshot, for: request)
         case .snapshot(let path):
@@ -73,7 +73,7 @@ struct ViewRoutes: HTTPResponder {
         case .command(let path, let name):
             // A form or a `text/plain` body is what any page can send without asking (a CORS
             // "simple request"): commands take JSON or nothing.
-            if let type = request.headers[.contentType], !MediaType.isJSON(type) {
+            if let type = request.headers.value(.contentType), !MediaType.isJSON(type) {
                 throw Problem(
                     status: .unsupportedMediaType,
                     detail: "Command arguments are JSON (application/json); send no Content-Type without an argument."

@@ -70,7 +70,7 @@ final class RequestDispatcher: Sendable {
             problem = Problem(
                 status: .notImplemented, detail: "The only transfer coding accepted is chunked, alone."
             )
-        } else if let length = headers[.contentLength].flatMap({ Int($0) }), length > configuration.maxBodyBytes {
+        } else if let length = headers.value(.contentLength).flatMap({ Int($0) }), length > configuration.maxBodyBytes {
             problem = Problem(
                 status: .contentTooLarge,
                 detail: "The request body is larger than \(configuration.maxBodyBytes) bytes."
@@ -154,7 +154,7 @@ final class RequestDispatcher: Sendable {
             return .failure(Problem(status: .badRequest, detail: "The request path is not valid."))
         }
         if configuration.requireJSONBodies, !body.isEmpty, [.post, .put, .patch].contains(method),
-           !MediaType.isJSON(headers[.contentType] ?? "") {
+           !MediaType.isJSON(headers.value(.contentType) ?? "") {
             return .failure(Problem(
                 status: .unsupportedMediaType,
                 detail: "Request bodies must be JSON (application/json or application/merge-patch+json)."

@@ -66,6 +66,12 @@ struct FormHTTPTests {
 
             let forged = HTTPTestClient(port: server.port, token: String(repeating: "a", count: 32))
             #expect(try await forged.request("GET", "/api/views/form").status == 401)
+            // The scheme in any case; a bearer with no token is refused too, not taken for no credential.
+            for authorization in ["bearer \(String(repeating: "a", count: 32))", "Bearer", "BEARER   "] {
+                let refused = try await anonymous.request("GET", "/api/views/form", headers: ["Authorization": authorization])
+                #expect(refused.status == 401, "\(authorization)")
+                #expect(refused.header("Set-Cookie") == nil)
+            }
             let unknownCookie = try await anonymous.request(
                 "GET", "/api/views/form", headers: ["Cookie": "bindery_session=\(String(repeating: "b", count: 32))"]
             )
