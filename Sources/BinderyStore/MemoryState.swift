@@ -63,9 +63,13 @@ struct MemoryState {
             entry.log = []
             entry.logFloor = write.version
         }
-        let newestFirst = entry.log.reversed().lazy.map { (version: $0.version, loggedAt: $0.loggedAt) }
-        if let dropped = logPolicy.highestDroppedVersion(newestFirst: newestFirst, now: write.at) {
-            entry.log.removeAll { $0.version <= dropped }
+        // One expression: the reversed view holds the log, and must be gone before the log changes
+        // (or the change would copy it).
+        if let dropped = logPolicy.highestDroppedVersion(
+            newestFirst: entry.log.reversed().lazy.map { (version: $0.version, loggedAt: $0.loggedAt) }, now: write.at
+        ) {
+            // The log is oldest first, so what goes is a prefix: moved down in one block.
+            entry.log.removeSubrange(..<(entry.log.firstIndex { $0.version > dropped } ?? entry.log.endIndex))
             entry.logFloor = max(entry.logFloor, dropped)
         }
         viewModels[key.session, default: [:]][key.path] = entry
