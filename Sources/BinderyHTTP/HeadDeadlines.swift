@@ -19,12 +19,20 @@ import Darwin
 /// Knowing which connections wait for a head also lets a full server make room: an idle
 /// connection yields to a request (``reclaimIdleConnection()``).
 final class HeadDeadlines: Sendable {
-    private struct Connection {
+    /// A class, only ever touched under the lock: setting a deadline (twice a request) changes
+    /// the object, not the dictionary, which a struct value would be copied out of and back into.
+    private final class Connection {
         let socket: Int32
         /// The client's address, for choosing whose idle connection yields when the server is full.
         let address: String
         /// When the head being waited for is due; nil while a request is being handled.
         var deadline: ContinuousClock.Instant?
+
+        init(socket: Int32, address: String, deadline: ContinuousClock.Instant?) {
+            self.socket = socket
+            self.address = address
+            self.deadline = deadline
+        }
     }
 
     /// How long a connection may take to deliver a complete head; nil: no deadline.
@@ -41,20 +49,20 @@ final class HeadDeadlines: Sendable {
     /// A connection from `address` opened on `socket`: its first head is due `limit` from `now`.
     func opened(_ key: Int, socket: Int32, address: @autoclosure () -> String?, now: ContinuousClock.Instant) {
         guard let limit, socket >= 0 else { return }
-        let connection = Connection(socket: socket, address: address() ?? "", deadline: now + limit)
-        connections.withLock { $0[key] = connection }
+        let address = address() ?? ""
+        connections.withLock { $0[key] = Connection(socket: socket, address: address, deadline: now + limit) }
     }
 
     /// The connection's request head is complete: no deadline while the request is handled.
     func headArrived(_ key: Int) {
         guard limit != nil else { return }
-        connections.withLock { $0[key]?.deadline = nil }
+        connections.withLock { connections in connections[key].map { $0.deadline = nil } }
     }
 
     /// The connection answered a request; the next head (keep-alive) is due `limit` from `now`.
     func requestEnded(_ key: Int, now: ContinuousClock.Instant) {
         guard let limit else { return }
-        connections.withLock { $0[key]?.deadline = now + limit }
+        connections.withLock { connections in connections[key].map { $0.deadline = now + limit } }
     }
 
     /// The connection closed (before libmicrohttpd closes its descriptor).
@@ -70,17 +78,18 @@ final class HeadDeadlines: Sendable {
         guard limit != nil else { return 0 }
         let count = connections.withLock { connections in
             var count = 0
-            for (key, connection) in connections {
+            for connection in connections.values {
                 guard let deadline = connection.deadline, deadline <= now else { continue }
+                // Counted before the shutdown, so whoever sees the connection close sees it counted.
+                expiredTotal.add(1, ordering: .relaxed)
                 // Under the lock: `closed` cannot run meanwhile, so the descriptor is still this
                 // connection's.
                 _ = shutdown(connection.socket, Int32(SHUT_RDWR))
-                connections[key]?.deadline = nil
+                connection.deadline = nil
                 count += 1
             }
             return count
         }
-        if count > 0 { expiredTotal.add(count, ordering: .relaxed) }
         return count
     }
 
@@ -102,12 +111,12 @@ final class HeadDeadlines: Sendable {
                 if oldest.map({ deadline < $0.deadline }) ?? true { oldest = (key, deadline) }
             }
             guard let oldest, let connection = connections[oldest.key] else { return false }
+            reclaimedTotal.add(1, ordering: .relaxed)
             // Under the lock, as in `expire`: the descriptor is still this connection's.
             _ = shutdown(connection.socket, Int32(SHUT_RDWR))
-            connections[oldest.key]?.deadline = nil
+            connection.deadline = nil
             return true
         }
-        if reclaimed { reclaimedTotal.add(1, ordering: .relaxed) }
         return reclaimed
     }
 
