@@ -35,10 +35,11 @@ final class ViewModelHost {
     var queuedVersion: Int?
     /// The persisted state of the last committed version, to roll back to and merge from; kept
     /// as JSON text, a fraction of the `JSONValue`'s size (a loaded list's state is every spot and
-    /// hotel), and read back on the rare occasions it is needed.
+    /// hotel), shared with other sessions whose state is the same (``SharedBytes``), and read back
+    /// on the rare occasions it is needed.
     var committedState: JSONValue? {
         get { committedStateText.flatMap { try? JSONValue(parsing: $0) } }
-        set { committedStateText = newValue.map { JSONWriter.bytes(of: $0) } }
+        set { committedStateText = newValue.map { SharedBytes.pool.intern(JSONWriter.bytes(of: $0)) } }
     }
     private var committedStateText: [UInt8]?
     /// The deferred command the last committed version records as running.
@@ -133,7 +134,8 @@ final class ViewModelHost {
         guard rendersNewVersion || Self.members(of: bytes) != Self.members(of: encoded.bytes) else { return nil }
         rendersNewVersion = false
         version += 1
-        encoded = EncodedSnapshot(path: path, version: version, bytes: bytes)
+        // Other sessions may show the same version of the same view model: keep their bytes.
+        encoded = EncodedSnapshot(path: path, version: version, bytes: SharedBytes.pool.intern(bytes))
         return (encoded, rendered)
     }
 
