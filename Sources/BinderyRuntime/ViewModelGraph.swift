@@ -165,7 +165,7 @@ public actor ViewModelGraph {
     }
 
     /// Schedules a flush on the actor; many changes in a row cause one flush.
-    private nonisolated func scheduleFlush() {
+    nonisolated func scheduleFlush() {
         guard !flushPending.exchange(true, ordering: .sequentiallyConsistent) else { return }
         Task { await self.flush() }
     }
@@ -193,11 +193,7 @@ public actor ViewModelGraph {
             if host.viewModel !== model { host.replace(with: model) }
             return host
         }
-        let board = board
-        let signal = ChangeSignal { [weak self] in
-            board.invalidate(path)
-            self?.scheduleFlush()
-        }
+        let signal = ChangeSignal(path: path, board: board, graph: self)
         let host = ViewModelHost(path: path, viewModel: model, firstVersion: 1, signal: signal)
         hosts[path] = host
         if let record = restored.removeValue(forKey: path) {
