@@ -23,6 +23,8 @@ public final class SessionStore: Sendable {
     private let reserved: Set<SessionTokenHash>
     /// Sessions closed since the last sweep began (see ``sweep()``).
     private let closedSinceSweep = Atomic<Int>(0)
+    /// What every session's persistence shares.
+    private let persistenceContext: StorePersistence.Context
 
     /// Creates a store whose sessions' graphs serve `screens` and commit to `store`.
     ///
@@ -48,6 +50,7 @@ public final class SessionStore: Sendable {
         self.store = store
         self.now = now
         self.wallClock = wallClock
+        self.persistenceContext = .init(store: store, now: wallClock, commandLease: commandLease, metrics: metrics)
     }
 
     /// The number of live sessions in memory.
@@ -224,9 +227,7 @@ public final class SessionStore: Sendable {
     private func makeSession(
         token: String, hash: SessionTokenHash, restored: [String: RestoredViewModel], address: String? = nil
     ) -> Session {
-        let persistence = StorePersistence(
-            store: store, session: hash, now: wallClock, commandLease: commandLease, metrics: metrics
-        )
+        let persistence = StorePersistence(context: persistenceContext, session: hash)
         return Session(
             token: token, tokenHash: hash, logID: SessionToken.makeLogID(),
             graph: ViewModelGraph(screens: screens, persistence: persistence, restored: restored), now: now(),

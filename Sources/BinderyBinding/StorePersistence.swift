@@ -4,13 +4,33 @@ import Foundation
 
 /// One session's view-model versions committed to the durable store: the bridge between the
 /// runtime's ``ViewModelPersistence`` and a ``SessionStateStore``.
+///
+/// Two words and a hash: small enough to live inside the graph's existential without a box of its
+/// own (what every session of a store shares is one ``Context``).
 struct StorePersistence: ViewModelPersistence {
-    let store: any SessionStateStore
+    /// What the sessions of one store share.
+    final class Context: Sendable {
+        let store: any SessionStateStore
+        let now: @Sendable () -> Date
+        /// How long a command recorded as running on a shared store outlives its last lease renewal.
+        let commandLease: TimeInterval
+        let metrics: BinderyMetrics?
+
+        init(store: any SessionStateStore, now: @escaping @Sendable () -> Date, commandLease: TimeInterval, metrics: BinderyMetrics?) {
+            self.store = store
+            self.now = now
+            self.commandLease = commandLease
+            self.metrics = metrics
+        }
+    }
+
+    let context: Context
     let session: SessionTokenHash
-    let now: @Sendable () -> Date
-    /// How long a command recorded as running on a shared store outlives its last lease renewal.
-    let commandLease: TimeInterval
-    let metrics: BinderyMetrics?
+
+    private var store: any SessionStateStore { context.store }
+    private var commandLease: TimeInterval { context.commandLease }
+    private var metrics: BinderyMetrics? { context.metrics }
+    private func now() -> Date { context.now() }
 
     func commit(_ versions: [CommittedVersion]) async throws {
         let started = ContinuousClock.now

@@ -37,12 +37,25 @@ public final class Command {
     /// What happens to an execution while another runs.
     @ObservationIgnored public let policy: CommandPolicy
     /// The failure of the last execution, cleared when a new one starts.
-    public private(set) var lastError: ExecutionFailure?
+    public private(set) var lastError: ExecutionFailure? {
+        get { status.lastError }
+        set { status.lastError = newValue }
+    }
     /// Executions started and not yet ended, queued ones included.
-    public private(set) var executionCount = 0
+    public private(set) var executionCount: Int {
+        get { status.executionCount }
+        set { status.executionCount = newValue }
+    }
     /// Whether the store says another node is running this (deferred) command, under a lease
     /// that has not lapsed: it shows as executing here, and a serial policy refuses a second one.
-    public private(set) var isRunningElsewhere = false
+    public private(set) var isRunningElsewhere: Bool {
+        get { status.isRunningElsewhere }
+        set { status.isRunningElsewhere = newValue }
+    }
+
+    /// Everything observable about the command, in one tracked property: a snapshot reads all of
+    /// it, and Observation keeps a lookup entry per tracked property of every rendered command.
+    private var status = Status()
 
     @ObservationIgnored private var executions: [Int: Task<Outcome, Never>] = [:]
     @ObservationIgnored private var cancelled: Set<Int> = []
@@ -180,6 +193,16 @@ public final class Command {
             lastError = failure
         }
         if executions.isEmpty { queueTail = nil }
+    }
+}
+
+extension Command {
+    /// The observable state of a command (see ``Command/lastError``, ``Command/executionCount``
+    /// and ``Command/isRunningElsewhere``).
+    fileprivate struct Status {
+        var lastError: ExecutionFailure?
+        var executionCount = 0
+        var isRunningElsewhere = false
     }
 }
 

@@ -24,7 +24,9 @@ public actor ViewModelGraph {
     /// View models whose commit was refused (another node committed first) and that are being
     /// reloaded: flushes skip them until their newest committed state is in.
     var reloading: Set<ObjectIdentifier> = []
-    private var rootModels: [String: any ViewModel] = [:]
+    /// The root view models made so far, by screen name: a few at most, so an array (a
+    /// dictionary's storage is several times the size of its few entries).
+    private var rootModels: [(name: String, model: any ViewModel)] = []
     var hosts: [String: ViewModelHost] = [:]
     private var nextID = 0
     private(set) var isClosed = false
@@ -113,7 +115,7 @@ public actor ViewModelGraph {
         isClosed = true
         // Every command of every view model made here, in-process executions (a deep link's load)
         // included.
-        for model in Array(rootModels.values) + hosts.values.map(\.viewModel) {
+        for model in rootModels.map(\.model) + hosts.values.map(\.viewModel) {
             model.commandStates.cancelAll()
         }
         for host in hosts.values {
@@ -163,7 +165,7 @@ public actor ViewModelGraph {
     }
 
     /// Schedules a flush on the actor; many changes in a row cause one flush.
-    private nonisolated func scheduleFlush() {
+    nonisolated func scheduleFlush() {
         guard !flushPending.exchange(true, ordering: .sequentiallyConsistent) else { return }
         Task { await self.flush() }
     }
@@ -191,11 +193,7 @@ public actor ViewModelGraph {
             if host.viewModel !== model { host.replace(with: model) }
             return host
         }
-        let board = board
-        let signal = ChangeSignal { [weak self] in
-            board.invalidate(path)
-            self?.scheduleFlush()
-        }
+        let signal = ChangeSignal(path: path, board: board, graph: self)
         let host = ViewModelHost(path: path, viewModel: model, firstVersion: 1, signal: signal)
         hosts[path] = host
         if let record = restored.removeValue(forKey: path) {
@@ -229,13 +227,13 @@ public actor ViewModelGraph {
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard let name = segments.first, segments.allSatisfy({ !$0.isEmpty }) else { return nil }
         let root: any ViewModel
-        if let existing = rootModels[name] {
+        if let existing = rootModels.first(where: { $0.name == name })?.model {
             root = existing
         } else {
             guard let screen = screens[name] else { return nil }
             root = screen.makeRoot()
             if let state = restored[name]?.state { root.restorePersistedState(state) }
-            rootModels[name] = root
+            rootModels.append((name, root))
         }
         return segments.count == 1 ? root : root.child(at: segments[1...])
     }

@@ -34,13 +34,13 @@ final class ViewModelHost {
     /// The newest version handed to the store, committed or not: the next commit replaces it.
     var queuedVersion: Int?
     /// The persisted state of the last committed version, to roll back to and merge from; kept
-    /// as JSON text, a fraction of the `JSONValue`'s size (a loaded list's state is every spot and
-    /// hotel), and read back on the rare occasions it is needed.
+    /// as JSON text (see ``CommittedState``: a loaded list's state is every spot and hotel), and
+    /// read back on the rare occasions it is needed.
     var committedState: JSONValue? {
-        get { committedStateText.flatMap { try? JSONValue(parsing: $0) } }
-        set { committedStateText = newValue.map { JSONWriter.bytes(of: $0) } }
+        get { committedStateText?.value }
+        set { committedStateText = newValue.map(CommittedState.init) }
     }
-    private var committedStateText: [UInt8]?
+    private var committedStateText: CommittedState?
     /// The deferred command the last committed version records as running.
     var committedCommand: String?
     /// The deferred command the newest version handed to the store records as running.
@@ -133,7 +133,8 @@ final class ViewModelHost {
         guard rendersNewVersion || Self.members(of: bytes) != Self.members(of: encoded.bytes) else { return nil }
         rendersNewVersion = false
         version += 1
-        encoded = EncodedSnapshot(path: path, version: version, bytes: bytes)
+        // Other sessions may show the same version of the same view model: keep their bytes.
+        encoded = EncodedSnapshot(path: path, version: version, bytes: SharedBytes.pool.intern(bytes))
         return (encoded, rendered)
     }
 
