@@ -18,14 +18,21 @@ struct MetricsRoute: HTTPResponder {
     }
 
     /// What the live sessions hold ready to serve: the encoded snapshots on their boards, in
-    /// total and per session. A lower bound of a session's cost (its view models, their
-    /// observation state and the version log in the store come on top), for comparing.
+    /// total and per session, a buffer that sessions share counted once. A lower bound of a
+    /// session's cost (its view models, their observation state and the version log in the store
+    /// come on top), for comparing.
     private func sessionMemory() -> String {
         let live = sessions.liveSessions
-        let bytes = live.reduce(0) { $0 + $1.graph.board.retainedBytes }
+        var counted = Set<UInt>()
+        var bytes = 0
+        for session in live {
+            for buffer in session.graph.board.retainedBuffers where buffer.count > 0 && counted.insert(buffer.address).inserted {
+                bytes += buffer.count
+            }
+        }
         let average = live.isEmpty ? 0 : bytes / live.count
         return """
-            # HELP bindery_session_snapshot_bytes Bytes of encoded snapshots live sessions hold.
+            # HELP bindery_session_snapshot_bytes Bytes of encoded snapshots live sessions hold, a buffer they share counted once.
             # TYPE bindery_session_snapshot_bytes gauge
             bindery_session_snapshot_bytes \(bytes)
             # HELP bindery_session_snapshot_bytes_per_session Bytes of encoded snapshots a live session holds on average.

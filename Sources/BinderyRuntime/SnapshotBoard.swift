@@ -19,10 +19,15 @@ public final class SnapshotBoard: Sendable {
         entries.withLock { entries in entries.first { $0.path == path } }
     }
 
-    /// The bytes of the encoded snapshots the board holds: what the session keeps ready to serve
-    /// (each host holds the same bytes, shared, not copied).
-    public var retainedBytes: Int {
-        entries.withLock { $0.reduce(0) { $0 + $1.bytes.count } }
+    /// The buffers of the encoded snapshots the board holds, what the session keeps ready to
+    /// serve: each one's address and size. Sessions showing equal snapshots share one buffer
+    /// (``SharedBytes``), so the address tells a shared buffer from a copy, to count it once.
+    public var retainedBuffers: [(address: UInt, count: Int)] {
+        entries.withLock { entries in
+            entries.map { snapshot in
+                (snapshot.bytes.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }, snapshot.bytes.count)
+            }
+        }
     }
 
     /// Publishes the up-to-date snapshot of a path.
