@@ -19,25 +19,23 @@ import Darwin
 /// Knowing which connections wait for a head also lets a full server make room: an idle
 /// connection yields to a request (``reclaimIdleConnection()``).
 final class HeadDeadlines: Sendable {
-    /// A class, only ever touched under the lock: setting a deadline (twice a request) changes
-    /// the object, not the dictionary, which a struct value would be copied out of and back into.
-    private final class Connection {
+    private struct Connection {
         let socket: Int32
         /// The client's address, for choosing whose idle connection yields when the server is full.
         let address: String
-        /// When the head being waited for is due; nil while a request is being handled.
-        var deadline: ContinuousClock.Instant?
+    }
 
-        init(socket: Int32, address: String, deadline: ContinuousClock.Instant?) {
-            self.socket = socket
-            self.address = address
-            self.deadline = deadline
-        }
+    private struct State {
+        var connections: [Int: Connection] = [:]
+        /// When each connection waiting for a request head must have it. A connection whose
+        /// request is being handled (an event stream, for as long as it is open) is not here, so
+        /// the sweep over 10,000 idle streams looks at none of them.
+        var deadlines: [Int: ContinuousClock.Instant] = [:]
     }
 
     /// How long a connection may take to deliver a complete head; nil: no deadline.
     let limit: Duration?
-    private let connections = Mutex<[Int: Connection]>([:])
+    private let state = Mutex(State())
     private let expiredTotal = Atomic<Int>(0)
     private let reclaimedTotal = Atomic<Int>(0)
 
@@ -49,26 +47,35 @@ final class HeadDeadlines: Sendable {
     /// A connection from `address` opened on `socket`: its first head is due `limit` from `now`.
     func opened(_ key: Int, socket: Int32, address: @autoclosure () -> String?, now: ContinuousClock.Instant) {
         guard let limit, socket >= 0 else { return }
-        let address = address() ?? ""
-        connections.withLock { $0[key] = Connection(socket: socket, address: address, deadline: now + limit) }
+        let connection = Connection(socket: socket, address: address() ?? "")
+        state.withLock { state in
+            state.connections[key] = connection
+            state.deadlines[key] = now + limit
+        }
     }
 
     /// The connection's request head is complete: no deadline while the request is handled.
     func headArrived(_ key: Int) {
         guard limit != nil else { return }
-        connections.withLock { connections in connections[key].map { $0.deadline = nil } }
+        _ = state.withLock { $0.deadlines.removeValue(forKey: key) }
     }
 
     /// The connection answered a request; the next head (keep-alive) is due `limit` from `now`.
     func requestEnded(_ key: Int, now: ContinuousClock.Instant) {
         guard let limit else { return }
-        connections.withLock { connections in connections[key].map { $0.deadline = now + limit } }
+        state.withLock { state in
+            guard state.connections[key] != nil else { return }
+            state.deadlines[key] = now + limit
+        }
     }
 
     /// The connection closed (before libmicrohttpd closes its descriptor).
     func closed(_ key: Int) {
         guard limit != nil else { return }
-        _ = connections.withLock { $0.removeValue(forKey: key) }
+        state.withLock { state in
+            state.connections[key] = nil
+            state.deadlines[key] = nil
+        }
     }
 
     /// Shuts down the socket of every connection whose head is overdue at `now`; returns how
@@ -76,21 +83,19 @@ final class HeadDeadlines: Sendable {
     @discardableResult
     func expire(now: ContinuousClock.Instant) -> Int {
         guard limit != nil else { return 0 }
-        let count = connections.withLock { connections in
-            var count = 0
-            for connection in connections.values {
-                guard let deadline = connection.deadline, deadline <= now else { continue }
+        return state.withLock { state in
+            let overdue = state.deadlines.compactMap { key, deadline in deadline <= now ? key : nil }
+            for key in overdue {
+                state.deadlines[key] = nil
+                guard let connection = state.connections[key] else { continue }
                 // Counted before the shutdown, so whoever sees the connection close sees it counted.
                 expiredTotal.add(1, ordering: .relaxed)
                 // Under the lock: `closed` cannot run meanwhile, so the descriptor is still this
                 // connection's.
                 _ = shutdown(connection.socket, Int32(SHUT_RDWR))
-                connection.deadline = nil
-                count += 1
             }
-            return count
+            return overdue.count
         }
-        return count
     }
 
     /// When the server holds as many connections as it allows: shuts down one connection that is
@@ -99,25 +104,24 @@ final class HeadDeadlines: Sendable {
     /// served instead of refused. False when every connection is busy with a request.
     func reclaimIdleConnection() -> Bool {
         guard limit != nil else { return false }
-        let reclaimed = connections.withLock { connections -> Bool in
+        return state.withLock { state -> Bool in
             var waiting: [String: Int] = [:]
-            for connection in connections.values where connection.deadline != nil {
+            for key in state.deadlines.keys {
+                guard let connection = state.connections[key] else { continue }
                 waiting[connection.address, default: 0] += 1
             }
             guard let busiest = waiting.max(by: { $0.value < $1.value })?.key else { return false }
             var oldest: (key: Int, deadline: ContinuousClock.Instant)?
-            for (key, connection) in connections where connection.address == busiest {
-                guard let deadline = connection.deadline else { continue }
+            for (key, deadline) in state.deadlines where state.connections[key]?.address == busiest {
                 if oldest.map({ deadline < $0.deadline }) ?? true { oldest = (key, deadline) }
             }
-            guard let oldest, let connection = connections[oldest.key] else { return false }
+            guard let oldest, let connection = state.connections[oldest.key] else { return false }
+            state.deadlines[oldest.key] = nil
             reclaimedTotal.add(1, ordering: .relaxed)
             // Under the lock, as in `expire`: the descriptor is still this connection's.
             _ = shutdown(connection.socket, Int32(SHUT_RDWR))
-            connection.deadline = nil
             return true
         }
-        return reclaimed
     }
 
     /// Connections shut down for an overdue head since the server started.
@@ -127,5 +131,5 @@ final class HeadDeadlines: Sendable {
     var reclaimedCount: Int { reclaimedTotal.load(ordering: .relaxed) }
 
     /// Connections being tracked (open ones, while a deadline applies).
-    var trackedCount: Int { connections.withLock { $0.count } }
+    var trackedCount: Int { state.withLock { $0.connections.count } }
 }
