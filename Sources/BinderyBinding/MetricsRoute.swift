@@ -1,4 +1,5 @@
 import BinderyHTTP
+import BinderyRuntime
 
 /// `GET /metrics`: Prometheus exposition of requests, sessions, streams, commands and upstream
 /// calls, what the sessions hold in memory, and the standard process metrics.
@@ -23,13 +24,7 @@ struct MetricsRoute: HTTPResponder {
     /// come on top), for comparing.
     private func sessionMemory() -> String {
         let live = sessions.liveSessions
-        var counted = Set<UInt>()
-        var bytes = 0
-        for session in live {
-            for buffer in session.graph.board.retainedBuffers where buffer.count > 0 && counted.insert(buffer.address).inserted {
-                bytes += buffer.count
-            }
-        }
+        let bytes = SnapshotBoard.retainedBytes(of: live.lazy.map(\.graph.board))
         let average = live.isEmpty ? 0 : bytes / live.count
         return """
             # HELP bindery_session_snapshot_bytes Bytes of encoded snapshots live sessions hold, a buffer they share counted once.

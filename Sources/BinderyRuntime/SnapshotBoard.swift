@@ -19,15 +19,21 @@ public final class SnapshotBoard: Sendable {
         entries.withLock { entries in entries.first { $0.path == path } }
     }
 
-    /// The buffers of the encoded snapshots the board holds, what the session keeps ready to
-    /// serve: each one's address and size. Sessions showing equal snapshots share one buffer
-    /// (``SharedBytes``), so the address tells a shared buffer from a copy, to count it once.
-    public var retainedBuffers: [(address: UInt, count: Int)] {
-        entries.withLock { entries in
-            entries.map { snapshot in
-                (snapshot.bytes.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }, snapshot.bytes.count)
+    /// The bytes of the encoded snapshots `boards` hold, what their sessions keep ready to serve,
+    /// each buffer counted once: sessions showing equal snapshots share one (``SharedBytes``), and
+    /// its address tells a shared buffer from a copy.
+    public static func retainedBytes(of boards: some Sequence<SnapshotBoard>) -> Int {
+        var counted = Set<UInt>()
+        var bytes = 0
+        for board in boards {
+            board.entries.withLock { entries in
+                for snapshot in entries where !snapshot.bytes.isEmpty {
+                    let address = snapshot.bytes.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+                    if counted.insert(address).inserted { bytes += snapshot.bytes.count }
+                }
             }
         }
+        return bytes
     }
 
     /// Publishes the up-to-date snapshot of a path.

@@ -64,3 +64,21 @@ struct SharedBytesTests {
         #expect(b.value == ["currentCityId": 2, "load": load])
     }
 }
+
+@Suite("What sessions' boards hold, a shared buffer counted once")
+struct SnapshotBoardRetainedBytesTests {
+    @Test func aBufferTwoBoardsShareCountsOnceAndAnEqualCopyTwice() {
+        let bytes = [UInt8](repeating: UInt8(ascii: "x"), count: 300)
+        let shared = EncodedSnapshot(path: "form", version: 1, bytes: bytes)
+        let (first, second, third) = (SnapshotBoard(), SnapshotBoard(), SnapshotBoard())
+        first.publish(shared)
+        second.publish(shared)
+        #expect(SnapshotBoard.retainedBytes(of: [first, second]) == 300)
+        // Equal content in a buffer of its own (not interned) is a second buffer.
+        var copy = bytes
+        copy.withUnsafeMutableBufferPointer { _ in }
+        third.publish(EncodedSnapshot(path: "form", version: 1, bytes: copy))
+        #expect(SnapshotBoard.retainedBytes(of: [first, second, third]) == 600)
+        #expect(SnapshotBoard.retainedBytes(of: [SnapshotBoard()]) == 0)
+    }
+}
