@@ -1,22 +1,22 @@
 import BinderyStore
 
-/// The sessions in memory, found by token (requests) and by token hash (another node's change
+/// The sessions in memory, found by secret (requests) and by token hash (another node's change
 /// notifications name sessions by hash).
 struct LiveSessions {
-    private var byToken: [String: Session] = [:]
+    private var bySecret: [SessionSecret: Session] = [:]
     private var byHash: [SessionTokenHash: Session] = [:]
     private var countByAddress: [String: Int] = [:]
 
-    /// The session with this token; setting nil removes it.
-    subscript(token: String) -> Session? {
-        get { byToken[token] }
+    /// The session with this secret; setting nil removes it.
+    subscript(secret: SessionSecret) -> Session? {
+        get { bySecret[secret] }
         set {
-            if let old = byToken[token] {
+            if let old = bySecret[secret] {
                 byHash[old.tokenHash] = nil
                 if let address = old.address { countByAddress[address, default: 1] -= 1 }
                 if let address = old.address, countByAddress[address] == 0 { countByAddress[address] = nil }
             }
-            byToken[token] = newValue
+            bySecret[secret] = newValue
             if let newValue {
                 byHash[newValue.tokenHash] = newValue
                 if let address = newValue.address { countByAddress[address, default: 0] += 1 }
@@ -34,7 +34,7 @@ struct LiveSessions {
 
     /// The least recently active session from `address`, or of all sessions when nil.
     func leastRecentlyActive(from address: String?, at now: ContinuousClock.Instant) -> Session? {
-        let candidates = address.map { address in byToken.values.filter { $0.address == address } } ?? Array(byToken.values)
+        let candidates = address.map { address in bySecret.values.filter { $0.address == address } } ?? Array(bySecret.values)
         return candidates.min { $0.lastActive(at: now) < $1.lastActive(at: now) }
     }
 
@@ -42,13 +42,13 @@ struct LiveSessions {
     subscript(hash hash: SessionTokenHash) -> Session? { byHash[hash] }
 
     /// Every live session.
-    var values: Dictionary<String, Session>.Values { byToken.values }
+    var values: Dictionary<SessionSecret, Session>.Values { bySecret.values }
     /// How many there are.
-    var count: Int { byToken.count }
+    var count: Int { bySecret.count }
 
     /// Forgets every session.
     mutating func removeAll() {
-        byToken.removeAll()
+        bySecret.removeAll()
         byHash.removeAll()
         countByAddress.removeAll()
     }

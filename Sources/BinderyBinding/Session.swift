@@ -4,8 +4,8 @@ import Synchronization
 
 /// One client's session: a secret token and the live graph of view models it owns.
 public final class Session: Sendable {
-    /// The secret that identifies the session (128 random bits, hex). Never logged.
-    public let token: String
+    /// The secret that identifies the session (128 random bits). Never logged.
+    let secret: SessionSecret
     /// The SHA-256 of the token: how the store knows the session.
     public let tokenHash: SessionTokenHash
     /// A short, non-secret name for logs and metrics.
@@ -18,16 +18,19 @@ public final class Session: Sendable {
 
     /// Creates a session around a new graph.
     init(
-        token: String, tokenHash: SessionTokenHash, logID: String, graph: ViewModelGraph,
+        secret: SessionSecret, tokenHash: SessionTokenHash, logID: String, graph: ViewModelGraph,
         now: ContinuousClock.Instant, address: String? = nil
     ) {
-        self.token = token
+        self.secret = secret
         self.tokenHash = tokenHash
         self.logID = logID
         self.graph = graph
         self.address = address
         self.use = Mutex((now, 0))
     }
+
+    /// The secret as the client shows it: 32 lowercase hex digits. Never logged.
+    public var token: String { secret.token }
 
     /// When a request last used the session.
     var lastUsedAt: ContinuousClock.Instant { use.withLock { $0.lastUsed } }

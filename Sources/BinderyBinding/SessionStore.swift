@@ -11,7 +11,7 @@ import Synchronization
 /// the store on its first request; memory is a cache, the store is what lasts.
 public final class SessionStore: Sendable {
     private let sessions = Mutex(LiveSessions())
-    private let restoring = Mutex<[String: Task<Session?, any Error>]>([:])
+    private let restoring = Mutex<[SessionSecret: Task<Session?, any Error>]>([:])
     private let limits: SessionLimits
     private let screens: [String: Screen]
     private let store: any SessionStateStore
@@ -67,14 +67,14 @@ public final class SessionStore: Sendable {
         if let key, let wait = quota.admit(key, at: now()) {
             throw .tooManySessions(retryAfter: max(1, Int(wait.timeInterval.rounded(.up))))
         }
-        let token = SessionToken.make()
-        let hash = SessionTokenHash(token: token)
+        let secret = SessionSecret.random()
+        let hash = SessionTokenHash(token: secret.token)
         do {
             _ = try await store.createSession(hash, at: wallClock())
         } catch {
             throw .storeUnavailable
         }
-        let session = makeSession(token: token, hash: hash, restored: [:], address: key)
+        let session = makeSession(secret: secret, hash: hash, restored: [:], address: key)
         insert(session)
         return session
     }
@@ -88,12 +88,12 @@ public final class SessionStore: Sendable {
     /// The live session with this token, marked as used; nil for unknown or expired tokens and
     /// for sessions that are only in the store (see ``restore(_:)``).
     public func session(for token: Substring) -> Session? {
-        guard SessionToken.isWellFormed(token) else { return nil }
+        guard let secret = SessionSecret(token: token) else { return nil }
         let instant = now()
         let (found, expired) = sessions.withLock { sessions -> (Session?, Session?) in
-            guard let session = sessions[String(token)] else { return (nil, nil) }
+            guard let session = sessions[secret] else { return (nil, nil) }
             guard session.lastActive(at: instant) >= instant - limits.idleTimeout else {
-                sessions[session.token] = nil
+                sessions[session.secret] = nil
                 return (nil, session)
             }
             session.touch(instant)
@@ -107,8 +107,7 @@ public final class SessionStore: Sendable {
     /// view models come back lazily with their versions). Nil for unknown or idle-expired ones.
     public func restore(_ token: Substring) async throws(ViewModelError) -> Session? {
         if let live = session(for: token) { return live }
-        guard SessionToken.isWellFormed(token) else { return nil }
-        let key = String(token)
+        guard let key = SessionSecret(token: token) else { return nil }
         let task = restoring.withLock { restoring in
             if let running = restoring[key] { return running }
             let task = Task { try await self.load(key) }
@@ -176,8 +175,8 @@ public final class SessionStore: Sendable {
         for session in unused where await session.graph.isQuiet { quiet.append(session) }
         let left = sessions.withLock { sessions in
             quiet.filter { session in
-                guard sessions[session.token] === session, session.lastActive(at: now()) < cutoff else { return false }
-                sessions[session.token] = nil
+                guard sessions[session.secret] === session, session.lastActive(at: now()) < cutoff else { return false }
+                sessions[session.secret] = nil
                 return true
             }
         }
@@ -212,7 +211,8 @@ public final class SessionStore: Sendable {
         return running
     }
 
-    private func load(_ token: String) async throws -> Session? {
+    private func load(_ secret: SessionSecret) async throws -> Session? {
+        let token = secret.token
         let hash = SessionTokenHash(token: token)
         guard let stored = try await store.session(hash) else { return nil }
         guard wallClock().timeIntervalSince(stored.lastUsedAt) <= limits.idleTimeout.timeInterval else { return nil }
@@ -220,16 +220,16 @@ public final class SessionStore: Sendable {
         let restored = StorePersistence.restored(
             from: try await store.viewModels(of: hash), store: store, now: wallClock(), lease: commandLease
         )
-        let session = makeSession(token: token, hash: hash, restored: restored)
+        let session = makeSession(secret: secret, hash: hash, restored: restored)
         return insert(session)
     }
 
     private func makeSession(
-        token: String, hash: SessionTokenHash, restored: [String: RestoredViewModel], address: String? = nil
+        secret: SessionSecret, hash: SessionTokenHash, restored: [String: RestoredViewModel], address: String? = nil
     ) -> Session {
         let persistence = StorePersistence(context: persistenceContext, session: hash)
         return Session(
-            token: token, tokenHash: hash, logID: SessionToken.makeLogID(),
+            secret: secret, tokenHash: hash, logID: SessionToken.makeLogID(),
             graph: ViewModelGraph(screens: screens, persistence: persistence, restored: restored), now: now(),
             address: address
         )
@@ -242,24 +242,24 @@ public final class SessionStore: Sendable {
     private func insert(_ session: Session) -> Session {
         let instant = now()
         let (kept, evicted, deleted) = sessions.withLock { sessions -> (Session, [Session], [Session]) in
-            if let existing = sessions[session.token] { return (existing, [], []) }
+            if let existing = sessions[session.secret] { return (existing, [], []) }
             var evicted = Self.removeExpired(from: &sessions, before: instant - limits.idleTimeout, at: instant)
             var deleted: [Session] = []
             if let address = session.address {
                 while sessions.count(from: address) >= limits.perAddress,
                     let oldest = sessions.leastRecentlyActive(from: address, at: instant)
                 {
-                    sessions[oldest.token] = nil
+                    sessions[oldest.secret] = nil
                     deleted.append(oldest)
                 }
             }
             while sessions.count >= limits.maxSessions,
                 let oldest = sessions.leastRecentlyActive(from: sessions.busiestAddress, at: instant)
             {
-                sessions[oldest.token] = nil
+                sessions[oldest.secret] = nil
                 evicted.append(oldest)
             }
-            sessions[session.token] = session
+            sessions[session.secret] = session
             return (session, evicted, deleted)
         }
         close(evicted + deleted)
@@ -276,7 +276,7 @@ public final class SessionStore: Sendable {
         from sessions: inout LiveSessions, before limit: ContinuousClock.Instant, at now: ContinuousClock.Instant
     ) -> [Session] {
         let expired = sessions.values.filter { $0.lastActive(at: now) < limit }
-        expired.forEach { sessions[$0.token] = nil }
+        expired.forEach { sessions[$0.secret] = nil }
         return expired
     }
 

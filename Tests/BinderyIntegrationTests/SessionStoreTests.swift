@@ -25,6 +25,17 @@ struct SessionStoreTests {
         #expect(store.count == 100)
     }
 
+    @Test func aTokenFindsItsSessionOnlyInItsOwnLowercaseSpelling() async throws {
+        let store = SessionStore(limits: SessionLimits(), screens: [])
+        let session = try await store.create()
+        #expect(session.token.allSatisfy { $0.isNumber || ("a"..."f").contains($0) })
+        #expect(store.session(for: session.token[...]) === session)
+        #expect(session.tokenHash == SessionTokenHash(token: session.token))
+        #expect(store.session(for: session.token.uppercased()[...]) == nil)
+        #expect(store.session(for: session.token.dropLast()) == nil)
+        #expect(store.session(for: (session.token + "0")[...]) == nil)
+    }
+
     @Test func idleSessionsExpireAndUseKeepsThemAlive() async throws {
         let now = ManualNow()
         let store = SessionStore(limits: SessionLimits(idleTimeout: .seconds(60)), screens: [], now: now.read)
