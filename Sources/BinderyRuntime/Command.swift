@@ -7,8 +7,11 @@ import Observation
 /// enforces the ``CommandPolicy`` for every caller (HTTP, in-process, tests). The last failure
 /// of the work is kept as `error` until the next execution starts; a cancelled execution leaves
 /// it as it was.
-@Observable
-public final class Command {
+///
+/// Snapshots show its state through ``json(condition:)``, and the renders that did are told of
+/// a change by ``CommandReaders``. Its other properties are observable (Observation) for
+/// view-model code that reads them; the registrar is made on the first such read.
+public final class Command: Observable {
     /// The work of one execution, already checked against the command's argument rules.
     public enum Work {
         /// Work that finishes without waiting (form `clear`, `select`).
@@ -33,36 +36,39 @@ public final class Command {
     }
 
     /// The command's name, as it appears in snapshots and URLs.
-    @ObservationIgnored public let name: String
+    public let name: String
     /// What happens to an execution while another runs.
-    @ObservationIgnored public let policy: CommandPolicy
+    public let policy: CommandPolicy
     /// The failure of the last execution, cleared when a new one starts.
     public private(set) var lastError: ExecutionFailure? {
-        get { status.lastError }
-        set { status.lastError = newValue }
+        get { observed.lastError }
+        set { change { $0.lastError = newValue } }
     }
     /// Executions started and not yet ended, queued ones included.
     public private(set) var executionCount: Int {
-        get { status.executionCount }
-        set { status.executionCount = newValue }
+        get { observed.executionCount }
+        set { change { $0.executionCount = newValue } }
     }
     /// Whether the store says another node is running this (deferred) command, under a lease
     /// that has not lapsed: it shows as executing here, and a serial policy refuses a second one.
     public private(set) var isRunningElsewhere: Bool {
-        get { status.isRunningElsewhere }
-        set { status.isRunningElsewhere = newValue }
+        get { observed.isRunningElsewhere }
+        set { change { $0.isRunningElsewhere = newValue } }
     }
 
-    /// Everything observable about the command, in one tracked property: a snapshot reads all of
-    /// it, and Observation keeps a lookup entry per tracked property of every rendered command.
+    /// Everything observable about the command.
     private var status = Status()
+    /// The renders whose snapshot showed ``status`` since it last changed.
+    private var readers = CommandReaders()
+    /// Observation's registrar, made when view-model code first reads the command.
+    private var registrar: ObservationRegistrar?
 
-    @ObservationIgnored private var executions: [Int: Task<Outcome, Never>] = [:]
-    @ObservationIgnored private var cancelled: Set<Int> = []
-    @ObservationIgnored private var queueTail: Task<Outcome, Never>?
-    @ObservationIgnored private var nextID = 0
-    @ObservationIgnored private var latestID = 0
-    @ObservationIgnored private var errorBeforeLatest: ExecutionFailure?
+    private var executions: [Int: Task<Outcome, Never>] = [:]
+    private var cancelled: Set<Int> = []
+    private var queueTail: Task<Outcome, Never>?
+    private var nextID = 0
+    private var latestID = 0
+    private var errorBeforeLatest: ExecutionFailure?
 
     /// Creates the state of a command that has never run.
     public init(_ name: String, policy: CommandPolicy = .serial) {
@@ -76,24 +82,54 @@ public final class Command {
     /// Whether an execution started on this node is running or waiting.
     public var isExecutingHere: Bool { executionCount > 0 }
 
+    /// ``isExecuting`` for Bindery's own bookkeeping (commits, leases, hibernation): not tracked
+    /// by Observation, as no render depends on it.
+    var isExecutingUntracked: Bool { status.isExecuting }
+
+    /// ``isExecutingHere`` for Bindery's own bookkeeping, not tracked by Observation.
+    var isExecutingHereUntracked: Bool { status.executionCount > 0 }
+
     /// Whether an execution may start now, given the view model's own condition.
     public func isEnabled(condition: Bool) -> Bool {
+        Self.isEnabled(observed, policy: policy, condition: condition)
+    }
+
+    private static func isEnabled(_ status: Status, policy: CommandPolicy, condition: Bool) -> Bool {
         guard condition else { return false }
         switch policy {
-        case .serial: return !isExecuting
-        case .queue(let limit): return executionCount <= limit
+        case .serial: return !status.isExecuting
+        case .queue(let limit): return status.executionCount <= limit
         case .concurrent, .cancelPrevious: return true
         }
     }
 
-    /// The command as a snapshot member: `{"enabled", "executing", "error", "policy"}`.
+    /// The command as a snapshot member: `{"enabled", "executing", "error", "policy"}`. The
+    /// render in progress is told when any of it changes (``CommandReaders``).
     public func json(condition: Bool) -> JSONValue {
-        .object([
-            "enabled": .bool(isEnabled(condition: condition)),
-            "executing": .bool(isExecuting),
-            "error": lastError?.json ?? .null,
+        readers.noteRead()
+        return .object([
+            "enabled": .bool(Self.isEnabled(status, policy: policy, condition: condition)),
+            "executing": .bool(status.isExecuting),
+            "error": status.lastError?.json ?? .null,
             "policy": .string(policy.name),
         ])
+    }
+
+    /// ``status`` as view-model code reads it: tracked by Observation.
+    private var observed: Status {
+        if registrar == nil { registrar = ObservationRegistrar() }
+        registrar?.access(self, keyPath: \.status)
+        return status
+    }
+
+    /// Changes ``status`` and tells whoever read it: Observation's trackings and the renders.
+    private func change(_ mutation: (inout Status) -> Void) {
+        if let registrar {
+            registrar.withMutation(of: self, keyPath: \.status) { mutation(&status) }
+        } else {
+            mutation(&status)
+        }
+        readers.changed()
     }
 
     /// Starts an execution of `work` under the command's policy, on `isolation` (the view
@@ -105,14 +141,14 @@ public final class Command {
         _ work: Work, condition: Bool, isolation: isolated (any Actor)? = #isolation
     ) throws(ViewModelError) -> Started {
         switch policy {
-        case .serial where isExecuting: throw .commandExecuting(name: name)
-        case .queue(let limit) where executionCount > limit: throw .commandQueueFull(name: name, limit: limit)
+        case .serial where status.isExecuting: throw .commandExecuting(name: name)
+        case .queue(let limit) where status.executionCount > limit: throw .commandQueueFull(name: name, limit: limit)
         default: break
         }
         guard condition else { throw .commandDisabled(name: name) }
         switch work {
         case .immediate(let run):
-            let before = lastError
+            let before = status.lastError
             lastError = nil
             do {
                 return .finished(.success(try run()))
@@ -136,8 +172,8 @@ public final class Command {
     /// Records whether another node runs this command now, as the store says (see
     /// ``isRunningElsewhere``). Ignored while an execution of this node runs: that one is ours.
     public func markRunningElsewhere(_ running: Bool) {
-        let elsewhere = running && !isExecutingHere
-        guard elsewhere != isRunningElsewhere else { return }
+        let elsewhere = running && status.executionCount == 0
+        guard elsewhere != status.isRunningElsewhere else { return }
         if elsewhere { lastError = nil }
         isRunningElsewhere = elsewhere
     }
@@ -154,10 +190,10 @@ public final class Command {
         nextID += 1
         let id = nextID
         // The error before this burst of executions: a cancelled newest one puts it back.
-        if executionCount == 0 { errorBeforeLatest = lastError }
+        if status.executionCount == 0 { errorBeforeLatest = status.lastError }
         latestID = id
         lastError = nil
-        executionCount += 1
+        executionCount = status.executionCount + 1
         let predecessor = policy.isQueue ? queueTail : nil
         let task = Task {
             _ = isolation
@@ -184,11 +220,11 @@ public final class Command {
     private func end(_ id: Int, _ outcome: Outcome) {
         executions[id] = nil
         cancelled.remove(id)
-        executionCount -= 1
+        executionCount = status.executionCount - 1
         switch outcome {
         case .success: break
         case .failure(let failure) where failure.origin == .cancelled:
-            if id == latestID, lastError == nil { lastError = errorBeforeLatest }
+            if id == latestID, status.lastError == nil { lastError = errorBeforeLatest }
         case .failure(let failure):
             lastError = failure
         }
@@ -203,6 +239,9 @@ extension Command {
         var lastError: ExecutionFailure?
         var executionCount = 0
         var isRunningElsewhere = false
+
+        /// Whether an execution is running or waiting, here or on another node.
+        var isExecuting: Bool { executionCount > 0 || isRunningElsewhere }
     }
 }
 

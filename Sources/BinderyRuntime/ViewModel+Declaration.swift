@@ -129,12 +129,12 @@ extension ViewModel {
     /// The name of a deferred command that is executing, if any (on this node or, as the store
     /// says, on another).
     public var runningDeferredCommand: String? {
-        Self.declaration.commands.first { $0.isDeferred && state(of: $0).isExecuting }?.name
+        Self.declaration.commands.first { $0.isDeferred && state(of: $0).isExecutingUntracked }?.name
     }
 
     /// The name of a deferred command that this node is executing, if any: its lease is renewed.
     public var deferredCommandRunningHere: String? {
-        Self.declaration.commands.first { $0.isDeferred && state(of: $0).isExecutingHere }?.name
+        Self.declaration.commands.first { $0.isDeferred && state(of: $0).isExecutingHereUntracked }?.name
     }
 
     /// The name of a deferred command the store says another node is executing, if any.

@@ -5,7 +5,8 @@ import Observation
 ///
 /// A host lives inside its session's ``ViewModelGraph`` and is only touched from there.
 /// Rendering runs under `withObservationTracking`, so any later change to state the snapshot
-/// read fires the host's ``ChangeSignal``; the graph then re-renders, and only a snapshot that
+/// read fires the host's ``ChangeSignal`` (commands shown in the snapshot fire it through
+/// ``CommandReaders``); the graph then re-renders, and only a snapshot that
 /// differs from the last one gets a new version and a new encoding.
 final class ViewModelHost {
     /// A client watching this view model (an event stream).
@@ -109,6 +110,7 @@ final class ViewModelHost {
     /// Replaces the hosted view model (its parent rebuilt it); the next refresh shows it.
     func replace(with viewModel: any ViewModel) {
         self.viewModel = viewModel
+        signal.dropTracking()
         signal.fire()
     }
 
@@ -124,10 +126,17 @@ final class ViewModelHost {
     /// Returns the new snapshot when the rendered state differs from the previous version's.
     func refresh() -> (snapshot: EncodedSnapshot, body: JSONValue)? {
         guard signal.takeDirty() else { return nil }
-        let rendered = withObservationTracking {
-            render()
-        } onChange: { [signal] in
-            signal.fire()
+        let rendered = CommandReaders.$rendering.withValue(signal) { () -> JSONValue in
+            // Still tracked: only something outside the view model's own state changed (a
+            // command's status, being watched, a new version), which cannot change what its
+            // code reads; a second tracking would only pile up in its registrar.
+            guard !signal.isTracking else { return render() }
+            signal.beginTracking()
+            return withObservationTracking {
+                render()
+            } onChange: { [signal] in
+                signal.trackedStateChanged()
+            }
         }
         let bytes = Self.encode(rendered, version: version + 1, capacity: encoded.bytes.count + 16)
         guard rendersNewVersion || Self.members(of: bytes) != Self.members(of: encoded.bytes) else { return nil }

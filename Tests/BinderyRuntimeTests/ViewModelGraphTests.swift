@@ -136,6 +136,29 @@ struct ViewModelGraphTests {
         await #expect(throws: ViewModelError.sessionClosed) { try await graph.snapshot("counter") }
     }
 
+    @Test func commandOnlyChangesShowAndTheViewModelIsStillObservedAfterThem() async throws {
+        let first = try await graph.snapshot("counter")
+        for round in 1...3 {
+            _ = try await graph.execute("counter", command: "fail", argument: nil)
+            let failed = try await snapshot { $0.command("fail", "executing") == false && $0.command("fail", "error") != .null }
+            #expect(failed.command("fail", "error") != .null, "round \(round): the command's own change is shown")
+        }
+        // A change the graph does not make itself: only Observation can report it.
+        _ = try await graph.inspect("counter") { ($0 as? CounterViewModel)?.name = "observed" }
+        let renamed = try await snapshot { $0.output("greeting") == "hello observed" }
+        #expect(renamed.output("greeting") == "hello observed")
+        #expect(renamed.version > first.version)
+    }
+
+    private func snapshot(where condition: (EncodedSnapshot) -> Bool) async throws -> EncodedSnapshot {
+        var snapshot = try await graph.snapshot("counter")
+        for _ in 0..<200 where !condition(snapshot) {
+            await Task.yield()
+            snapshot = try await graph.snapshot("counter")
+        }
+        return snapshot
+    }
+
     private func gate() async throws -> Gate {
         try #require(try await graph.inspect("counter") { ($0 as? CounterViewModel)?.gate })
     }
