@@ -11,8 +11,10 @@ struct HealthRoutes: HTTPResponder {
                 headers: [.retryAfter: "2"]
             ).response
         }
-        return .json(Array(#"{"status":"ok"}"#.utf8), headers: [.cacheControl: "no-store"])
+        return .json(Self.ok, headers: [.cacheControl: "no-store"])
     }
+
+    private static let ok = Array(#"{"status":"ok"}"#.utf8)
 
     func respond(to request: Request) async throws -> Response {
         respondImmediately(to: request) ?? Response(status: .internalServerError)

@@ -39,7 +39,7 @@ struct UpstreamImageRoutes: HTTPResponder {
     let upstream: UpstreamProvider
 
     func respondImmediately(to request: Request) -> Response? {
-        guard let name = request.parameters["name"], let image = upstream.image(named: name) else {
+        guard let name = request.parameter("name"), let image = upstream.image(named: name) else {
             return Problem(status: .notFound, title: "No such image", detail: "The upstream has no image here.").response
         }
         return Response(

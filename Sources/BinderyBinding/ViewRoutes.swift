@@ -14,7 +14,7 @@ struct ViewRoutes: HTTPResponder {
 
     /// A cached snapshot straight from the session's board: no task hop, no encoding.
     func respondImmediately(to request: Request) -> Response? {
-        guard request.method == .get || request.method == .head, request.query["after"] == nil,
+        guard request.method == .get || request.method == .head, request.query.isEmpty || request.query["after"] == nil,
             case .snapshot(let path)? = address(of: request),
             let session = sessions.existing(for: request),
             let snapshot = session.graph.board.snapshot(at: path)
@@ -126,7 +126,7 @@ struct ViewRoutes: HTTPResponder {
     }
 
     private func address(of request: Request) -> ViewAddress? {
-        request.parameters["rest"].flatMap(ViewAddress.init)
+        request.parameter("rest").flatMap(ViewAddress.init)
     }
 }
 
@@ -140,7 +140,7 @@ extension Response {
     func logging(_ session: Session, route: String? = nil) -> Response {
         var response = self
         response.logMetadata["session.id"] = session.logID
-        if let route { response.logMetadata["http.route"] = route }
+        if let route { response.route = route }
         return response
     }
 }

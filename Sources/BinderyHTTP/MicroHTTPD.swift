@@ -42,12 +42,13 @@ struct MHDConnection: @unchecked Sendable {
             MHD_get_connection_values(raw, .HEADER_KIND, { context, _, key, value in
                 guard let context, let key else { return .YES }
                 let head = context.assumingMemoryBound(to: RequestHead.self)
-                let name = String(cString: key)
-                guard let fieldName = HTTPField.Name(name) else { return .YES }
+                guard let fieldName = KnownFieldNames.name(cString: key) ?? HTTPField.Name(String(cString: key)) else {
+                    return .YES
+                }
                 let text = value.map { String(cString: $0) } ?? ""
                 if fieldName == .contentLength { head.pointee.contentLengthCount += 1 }
                 if fieldName == .transferEncoding { head.pointee.transferEncodings.append(text) }
-                if name.lowercased() == "host" { head.pointee.hostCount += 1 }
+                if fieldName == KnownFieldNames.host { head.pointee.hostCount += 1 }
                 head.pointee.fields.append(HTTPField(name: fieldName, value: text))
                 return .YES
             }, pointer)
@@ -71,12 +72,11 @@ struct MHDConnection: @unchecked Sendable {
 
     /// The client's numeric IP address.
     func clientAddress() -> String? {
-        var buffer = [CChar](repeating: 0, count: 64)
-        let result = buffer.withUnsafeMutableBufferPointer {
-            bindery_client_address(raw, $0.baseAddress, $0.count)
+        // On the stack: this runs for every request.
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+            guard let base = buffer.baseAddress, bindery_client_address(raw, base, buffer.count) == 0 else { return nil }
+            return String(cString: base)
         }
-        guard result == 0 else { return nil }
-        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
     /// Queues `response`; a stream body is read through `streamReader`. Returns false when

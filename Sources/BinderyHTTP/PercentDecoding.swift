@@ -18,6 +18,7 @@ package enum PercentDecoding {
         // Nothing to decode: split the bytes ("/" is one byte in UTF-8 and never part of another
         // scalar's encoding, so this is the same split as by scalars).
         if !rawPath.utf8.contains(UInt8(ascii: "%")) {
+            if let segments = rawPath.utf8.withContiguousStorageIfAvailable(splitUndecoded) { return segments }
             var bytes = rawPath.utf8[...]
             if bytes.first == UInt8(ascii: "/") { bytes = bytes.dropFirst() }
             if bytes.isEmpty { return [] }
@@ -32,5 +33,18 @@ package enum PercentDecoding {
             result.append(decoded)
         }
         return result
+    }
+
+    /// The same split over a path's bytes in one pass, with no intermediate array of slices.
+    private static func splitUndecoded(_ path: UnsafeBufferPointer<UInt8>) -> [String] {
+        var start = path.first == UInt8(ascii: "/") ? 1 : 0
+        guard start < path.count else { return [] }
+        var segments: [String] = []
+        for index in start..<path.count where path[index] == UInt8(ascii: "/") {
+            segments.append(String(decoding: UnsafeBufferPointer(rebasing: path[start..<index]), as: UTF8.self))
+            start = index + 1
+        }
+        segments.append(String(decoding: UnsafeBufferPointer(rebasing: path[start...]), as: UTF8.self))
+        return segments
     }
 }

@@ -17,7 +17,12 @@ public struct Request: Sendable {
     /// The client's numeric IP address, when known.
     public var remoteAddress: String?
     /// Path parameters captured by the `Router` (`{name}` and `{rest...}`).
-    public var parameters: [String: String]
+    public var parameters: [String: String] {
+        get { captures.dictionary }
+        set { captures = RouteCaptures(newValue) }
+    }
+    /// The captures behind ``parameters``, without a dictionary for a single one.
+    var captures: RouteCaptures
 
     /// Creates a request; the server builds these, tests may too.
     public init(
@@ -37,6 +42,11 @@ public struct Request: Sendable {
         self.headers = headers
         self.body = body
         self.remoteAddress = remoteAddress
-        self.parameters = parameters
+        captures = RouteCaptures(parameters)
+    }
+
+    /// The path parameter `name` captured by the `Router`, read without building ``parameters``.
+    public func parameter(_ name: String) -> String? {
+        captures[name]
     }
 }

@@ -24,6 +24,7 @@ final class RequestContext: Sendable {
         var problem: Problem?
         var task: Task<Void, Never>?
         var logMetadata: [String: String] = [:]
+        var route: String?
     }
 
     let start: ContinuousClock.Instant
@@ -139,14 +140,17 @@ final class RequestContext: Sendable {
         state.withLock { state in
             state.phase = .queued(response.status)
             state.logMetadata = response.logMetadata
+            state.route = response.route
         }
     }
 
-    /// The queued status and the response's log metadata, if a response was queued.
-    func outcome() -> (status: HTTPResponse.Status, metadata: [String: String])? {
+    /// The queued status, the response's log metadata and its route (`Response.route`, else
+    /// the metadata's `http.route`), if a response was queued.
+    func outcome() -> (status: HTTPResponse.Status, metadata: [String: String], route: String?)? {
         state.withLock { state in
             guard case .queued(let status) = state.phase else { return nil }
-            return (status, state.logMetadata)
+            let route = state.route ?? (state.logMetadata.isEmpty ? nil : state.logMetadata["http.route"])
+            return (status, state.logMetadata, route)
         }
     }
 }

@@ -193,7 +193,7 @@ final class RequestDispatcher: Sendable {
             state.activeRequests -= 1
         }
         context.discardUnsentResponse()
-        guard let (status, extra) = context.outcome() else {
+        guard let (status, extra, route) = context.outcome() else {
             logger.debug("request ended without response", metadata: [
                 "http.method": "\(context.method)", "http.path": "\(context.rawURL)",
             ])
@@ -201,7 +201,7 @@ final class RequestDispatcher: Sendable {
         }
         let elapsed = ContinuousClock.now - context.start
         observer?(CompletedRequest(
-            method: context.method, route: extra["http.route"] ?? "unmatched", status: Int(status.code),
+            method: context.method, route: route ?? "unmatched", status: Int(status.code),
             duration: elapsed
         ))
         // The access log line is built only when it will be written.
@@ -216,6 +216,7 @@ final class RequestDispatcher: Sendable {
         ]
         if !normally { metadata["http.completed"] = "aborted" }
         for (key, value) in extra { metadata[key] = "\(value)" }
+        if let route { metadata["http.route"] = "\(route)" }
         logger.info("request", metadata: metadata)
     }
 

@@ -18,18 +18,24 @@ public struct Response: Sendable {
     public var body: ResponseBody
     /// Extra metadata merged into the server's per-request log line (for example "session.id").
     public var logMetadata: [String: String]
+    /// The route pattern that answered, named in the log line and the metrics as `http.route`
+    /// (it wins over a `logMetadata["http.route"]`). The `Router` sets it unless the responder
+    /// named a finer one; nil: "unmatched".
+    public var route: String?
 
     /// Creates a response.
     public init(
         status: HTTPResponse.Status = .ok,
         headers: HTTPFields = [:],
         body: ResponseBody = .bytes([]),
-        logMetadata: [String: String] = [:]
+        logMetadata: [String: String] = [:],
+        route: String? = nil
     ) {
         self.status = status
         self.headers = headers
         self.body = body
         self.logMetadata = logMetadata
+        self.route = route
     }
 
     /// An `application/json` response carrying already-encoded bytes.

@@ -50,23 +50,25 @@ struct RoutePattern: Sendable, Hashable {
     }
 
     /// The captured parameters when `pathSegments` (already percent-decoded) match, else nil.
-    func match(_ pathSegments: [String]) -> [String: String]? {
-        var parameters: [String: String] = [:]
+    func match(_ pathSegments: [String]) -> RouteCaptures? {
+        var captures = RouteCaptures.none
         for (index, segment) in segments.enumerated() {
             switch segment {
             case .literal(let literal):
                 guard index < pathSegments.count, pathSegments[index] == literal else { return nil }
             case .parameter(let name):
                 guard index < pathSegments.count, !pathSegments[index].isEmpty else { return nil }
-                parameters[name] = pathSegments[index]
+                captures.add(name, pathSegments[index])
             case .rest(let name):
                 guard index < pathSegments.count else { return nil }
-                let rest = pathSegments[index...].joined(separator: "/")
+                // One remaining segment (`/api/views/form`) is the rest as it is: nothing to join.
+                let rest = index == pathSegments.count - 1
+                    ? pathSegments[index] : pathSegments[index...].joined(separator: "/")
                 guard !rest.isEmpty else { return nil }
-                parameters[name] = rest
-                return parameters
+                captures.add(name, rest)
+                return captures
             }
         }
-        return pathSegments.count == segments.count ? parameters : nil
+        return pathSegments.count == segments.count ? captures : nil
     }
 }

@@ -97,7 +97,7 @@ public struct Router: HTTPResponder {
         // The first route whose pattern matches decides: register specific patterns first.
         let candidates = segments.first.flatMap { routesByFirstSegment[$0] } ?? otherRoutes
         guard let found = candidates.first(where: { routes[$0].pattern.matches(segments) }),
-            case let route = routes[found], let parameters = route.pattern.match(segments)
+            case let route = routes[found], let captures = route.pattern.match(segments)
         else {
             return .problem(Problem(status: .notFound, detail: "No resource at \(request.path)."))
         }
@@ -105,7 +105,7 @@ public struct Router: HTTPResponder {
             ?? (request.method == .head ? route.responders[.get] : nil)
         {
             var routed = request
-            routed.parameters = parameters
+            routed.captures = captures
             return .found(responder, routed, route.pattern.text)
         }
         var allowed: Set<String> = []
@@ -129,9 +129,9 @@ extension Response {
     /// Names the route that answered in the log line and metrics (`http.route`), unless the
     /// responder already named a finer one.
     func routed(_ pattern: String) -> Response {
-        guard logMetadata["http.route"] == nil else { return self }
+        guard route == nil, logMetadata.isEmpty || logMetadata["http.route"] == nil else { return self }
         var response = self
-        response.logMetadata["http.route"] = pattern
+        response.route = pattern
         return response
     }
 }
