@@ -47,6 +47,30 @@ struct RouterTests {
         #expect(try await body("/") == "404")
     }
 
+    @Test("Captures read one by one or as a dictionary, and the route names the pattern")
+    func capturesAndRoute() async throws {
+        var router = Router()
+        router.add(.get, "/a/{x}/b/{y}/{rest...}") { request in
+            .text("\(request.parameter("x") ?? "-") \(request.parameter("y") ?? "-") \(request.parameter("rest") ?? "-") "
+                + request.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))
+        }
+        router.add(.get, "/one/{name}") { request in .text(request.parameter("name") ?? "-") }
+        router.add(.get, "/finer") { _ in Response(status: .ok, route: "/finer/{kind}") }
+        let several = try await router.respond(to: Request(method: .get, path: "/a/1/b/2/c/d"))
+        guard case .bytes(let bytes) = several.body else { throw CancellationError() }
+        #expect(String(decoding: bytes, as: UTF8.self) == "1 2 c/d rest=c/d,x=1,y=2")
+        #expect(several.route == "/a/{x}/b/{y}/{rest...}")
+        #expect(several.logMetadata.isEmpty)
+        let one = try await router.respond(to: Request(method: .get, path: "/one/n"))
+        #expect(one.route == "/one/{name}")
+        #expect(router.respondImmediately(to: Request(method: .get, path: "/one/n")) == nil)
+        #expect(try await router.respond(to: Request(method: .get, path: "/finer")).route == "/finer/{kind}")
+        var request = Request(method: .get, path: "/", parameters: ["k": "v"])
+        #expect(request.parameter("k") == "v")
+        request.parameters = [:]
+        #expect(request.parameter("k") == nil)
+    }
+
     @Test("A slash followed by a combining mark still separates segments (found by bindery-fuzz)")
     func slashBeforeACombiningMark() {
         // "/\u{0656}" is one Character: split by Characters, it was one segment "/\u{0656}".
