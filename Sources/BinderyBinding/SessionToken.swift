@@ -1,14 +1,9 @@
-/// Session log names and the shape of a token (the token itself is a ``SessionSecret``).
+/// Session log names (the token itself is a ``SessionSecret``).
 enum SessionToken {
     /// A short random name that says nothing about the token.
     static func makeLogID() -> String {
         var generator = SystemRandomNumberGenerator()
         return String(hex(generator.next() as UInt64).prefix(8))
-    }
-
-    /// Whether `text` has the shape of a token (so junk is refused before any lookup).
-    static func isWellFormed(_ text: Substring) -> Bool {
-        SessionSecret(token: text) != nil
     }
 
     private static func hex(_ value: UInt64) -> String {
