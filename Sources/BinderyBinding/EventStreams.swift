@@ -51,18 +51,12 @@ public final class EventStreams: Sendable {
         release(stream, session: session)
     }
 
-    /// Sends a heartbeat comment line on every open stream; run it every `limits.heartbeat`.
+    /// Sends a heartbeat comment on every open stream; run it every `limits.heartbeat`. An idle
+    /// stream whose client has left (closed or reset its connection) is ended instead of written
+    /// to, so it is freed at the first heartbeat after the client left.
     public func beat() {
         let streams = open.withLock { Array($0.streams.values) }
-        streams.forEach { $0.write(Self.heartbeatFrame) }
-    }
-
-    /// Ends the heartbeat with its blank line, a moment after ``beat()``. A client that went
-    /// away answered the heartbeat with a reset, so this second write fails and its stream is
-    /// freed now, one heartbeat after it left, instead of after the next heartbeat.
-    public func probe() {
-        let streams = open.withLock { Array($0.streams.values) }
-        streams.forEach { $0.write(Self.probeFrame) }
+        streams.forEach { $0.keepAlive(Self.heartbeatFrame) }
     }
 
     /// Sends heartbeats until the task is cancelled, sleeping on `clock` in between.
@@ -70,13 +64,8 @@ public final class EventStreams: Sendable {
         while !Task.isCancelled {
             do { try await clock.sleep(for: limits.heartbeat) } catch { return }
             beat()
-            do { try await clock.sleep(for: Self.probeDelay) } catch { return }
-            probe()
         }
     }
-
-    /// How long after a heartbeat its blank line follows: time for a gone client's reset.
-    static let probeDelay = Duration.milliseconds(500)
 
     /// An SSE frame carrying a snapshot: `id:` is its version.
     static func frame(_ snapshot: EncodedSnapshot) -> [UInt8] {
@@ -100,12 +89,8 @@ public final class EventStreams: Sendable {
     /// The first bytes of every stream: the client's reconnection delay.
     static let preamble = Array("retry: 2000\n\n".utf8)
 
-    /// An SSE comment line that keeps idle connections alive and reveals dead clients; its blank
-    /// line (``probeFrame``) follows in a second write.
-    static let heartbeatFrame = Array(": heartbeat\n".utf8)
-
-    /// The blank line that ends a heartbeat.
-    static let probeFrame: [UInt8] = [10]
+    /// An SSE comment that keeps idle connections (and proxies' read timeouts) alive.
+    static let heartbeatFrame = Array(": heartbeat\n\n".utf8)
 
     private func release(_ stream: ResponseStream, session: String) {
         open.withLock { open in

@@ -129,6 +129,7 @@ private let streamReader: MHD_ContentReaderCallback = { context, _, buffer, max 
     case .bytes(let count): return count
     case .suspended: return 0
     case .endOfStream: return -1
+    case .clientLeft: return -2
     }
 }
 

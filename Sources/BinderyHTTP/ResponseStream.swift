@@ -5,8 +5,9 @@ import Synchronization
 /// `write(_:)` queues bytes and wakes the connection; `finish()` ends the body once queued
 /// bytes are sent. While nothing is queued the connection is suspended in libmicrohttpd, so an
 /// idle stream costs no CPU. A suspended connection does not notice a client that went away:
-/// write a heartbeat (an SSE comment such as `": ping\n\n"`) now and then so a dead client is
-/// detected on the next write and the stream terminates. A stream is the body of one response
+/// call `keepAlive(_:)` with a heartbeat (an SSE comment such as `": ping\n\n"`) now and then;
+/// it ends the stream of a client that closed its connection, and a client that vanished
+/// without closing is detected when a write fails. A stream is the body of one response
 /// only; sending it twice closes the second connection.
 public final class ResponseStream: Sendable {
     private struct State {
@@ -14,6 +15,8 @@ public final class ResponseStream: Sendable {
         var readOffset = 0
         var finished = false
         var terminated = false
+        /// A heartbeat found the client gone; the reader closes the connection without a last chunk.
+        var clientLeft = false
         var attached = false
         /// The connection while it is suspended waiting for bytes; taken by exactly one resume.
         var suspendedConnection: MHDConnection?
@@ -35,6 +38,24 @@ public final class ResponseStream: Sendable {
         let connection = state.withLock { state -> MHDConnection? in
             guard !state.finished, !state.terminated else { return nil }
             state.pending.append(contentsOf: bytes)
+            return state.takeSuspendedConnection()
+        }
+        connection?.resume()
+    }
+
+    /// Queues a keep-alive write such as an SSE heartbeat comment, or, when the stream is idle and
+    /// its client has left (closed its socket or reset it), ends the stream instead: the closed
+    /// connection is noticed at this call, without a write to reveal it. Ignored once finished or
+    /// terminated. A client that vanished without closing (a dead network) is still noticed only
+    /// when a write fails.
+    public func keepAlive(_ bytes: [UInt8]) {
+        let connection = state.withLock { state -> MHDConnection? in
+            guard !state.finished, !state.terminated else { return nil }
+            if let idle = state.suspendedConnection, idle.clientHasLeft {
+                state.clientLeft = true
+            } else {
+                state.pending.append(contentsOf: bytes)
+            }
             return state.takeSuspendedConnection()
         }
         connection?.resume()
@@ -78,6 +99,11 @@ public final class ResponseStream: Sendable {
 
     // MARK: - Server side
 
+    /// Whether the connection is suspended waiting for bytes (nothing queued, not ended).
+    var isIdle: Bool {
+        state.withLock { $0.suspendedConnection != nil }
+    }
+
     /// Marks the stream as sent on a connection; false when it already was (a stream is one body).
     func attach() -> Bool {
         state.withLock { state in
@@ -92,6 +118,8 @@ public final class ResponseStream: Sendable {
         case bytes(Int)
         case suspended
         case endOfStream
+        /// The client left: close the connection without ending the body.
+        case clientLeft
     }
 
     /// Copies queued bytes into `buffer`; when none are queued and the stream is open, suspends
@@ -99,6 +127,7 @@ public final class ResponseStream: Sendable {
     func read(into buffer: UnsafeMutableRawBufferPointer, suspending connection: MHDConnection) -> ReadResult {
         state.withLock { state in
             if state.terminated { return .endOfStream }
+            if state.clientLeft { return .clientLeft }
             let available = state.pending.count - state.readOffset
             if available > 0 {
                 let count = min(available, buffer.count)

@@ -1,4 +1,4 @@
-import BinderyHTTP
+@testable import BinderyHTTP
 import BinderyTestSupport
 import Synchronization
 import Testing
@@ -96,6 +96,29 @@ struct StreamingTests {
                 return stream.isTerminated
             }
             #expect(ended)
+            #expect(terminations.value == 1)
+        }
+    }
+
+    @Test("A keep-alive ends the idle stream of a client that closed, without a write to reveal it")
+    func keepAliveEndsAStreamWhoseClientClosed() async throws {
+        let stream = ResponseStream()
+        let terminations = TerminationCounter()
+        terminations.watch(stream)
+        try await withServer(streamRouter(stream)) { server in
+            let client = try RawHTTPClient(port: server.port)
+            try await client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            _ = try await client.readHead()
+            stream.keepAlive(Array(": ping\n\n".utf8))
+            #expect(try await readEvents(client, until: ": ping\n\n") == ": ping\n\n", "a live client gets the heartbeat")
+            #expect(await eventually { stream.isIdle })
+            #expect(!stream.isTerminated)
+
+            client.close()
+            // One call, on the idle stream: a plain write would be accepted by the kernel and the
+            // stream would stay open until a later write failed.
+            stream.keepAlive(Array(": ping\n\n".utf8))
+            #expect(await eventually { stream.isTerminated })
             #expect(terminations.value == 1)
         }
     }
