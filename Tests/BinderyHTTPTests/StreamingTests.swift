@@ -47,6 +47,14 @@ private func readEvents(_ client: RawHTTPClient, until expected: String) async t
     return text
 }
 
+/// Opens `GET /events` on a new connection and reads the response head.
+private func openEvents(port: Int) async throws -> RawHTTPClient {
+    let client = try RawHTTPClient(port: port)
+    try await client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+    _ = try await client.readHead()
+    return client
+}
+
 @Suite("Response streams")
 struct StreamingTests {
     @Test("Events are written, read, and the stream finishes", arguments: [false, true])
@@ -84,9 +92,7 @@ struct StreamingTests {
         let terminations = TerminationCounter()
         terminations.watch(stream)
         try await withServer(streamRouter(stream)) { server in
-            let client = try RawHTTPClient(port: server.port)
-            try await client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-            _ = try await client.readHead()
+            let client = try await openEvents(port: server.port)
             stream.write("data: hello\n\n")
             _ = try await readEvents(client, until: "hello")
             client.close()
@@ -106,9 +112,7 @@ struct StreamingTests {
         let terminations = TerminationCounter()
         terminations.watch(stream)
         try await withServer(streamRouter(stream)) { server in
-            let client = try RawHTTPClient(port: server.port)
-            try await client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-            _ = try await client.readHead()
+            let client = try await openEvents(port: server.port)
             stream.keepAlive(Array(": ping\n\n".utf8))
             #expect(try await readEvents(client, until: ": ping\n\n") == ": ping\n\n", "a live client gets the heartbeat")
             #expect(await eventually { stream.isIdle })
@@ -133,9 +137,7 @@ struct StreamingTests {
             logger: LogRecorder().logger()
         )
         try server.start()
-        let client = try RawHTTPClient(port: server.port)
-        try await client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-        _ = try await client.readHead()
+        let client = try await openEvents(port: server.port)
         stream.write("data: first\n\n")
         _ = try await readEvents(client, until: "first")
 
