@@ -65,12 +65,14 @@ struct MemoryState {
         }
         // One expression: the reversed view holds the log, and must be gone before the log changes
         // (or the change would copy it).
-        if let dropped = logPolicy.highestDroppedVersion(
+        let droppedByAge = logPolicy.highestVersionDroppedByAge(
             newestFirst: entry.log.reversed().lazy.map { (version: $0.version, loggedAt: $0.loggedAt) }, now: write.at
-        ) {
+        )
+        let dropped = max(logPolicy.highestVersionDroppedByCount(newest: write.version), droppedByAge ?? .min)
+        if dropped > entry.logFloor {
             // The log is oldest first, so what goes is a prefix: moved down in one block.
             entry.log.removeSubrange(..<(entry.log.firstIndex { $0.version > dropped } ?? entry.log.endIndex))
-            entry.logFloor = max(entry.logFloor, dropped)
+            entry.logFloor = dropped
         }
         viewModels[key.session, default: [:]][key.path] = entry
         if let lastUsedAt = sessions[key.session]?.lastUsedAt {

@@ -45,7 +45,7 @@ extension PostgresStore {
                 logger: logger
             )
         }
-        try await prune(key, policy: context.policy, now: write.at, on: connection, logger: logger)
+        try await prune(write, policy: context.policy, on: connection, logger: logger)
         let change = ViewModelChange(key: key, version: write.version, node: context.nodeID)
         try await connection.query(
             "SELECT pg_notify(\(PostgresStore.channel), \(change.payload))", logger: logger
@@ -105,26 +105,28 @@ extension PostgresStore {
         return nil
     }
 
-    /// Drops log entries beyond the policy (the highest version that is too old or beyond the
-    /// count, and everything below it) and raises the log floor past them, in one statement.
+    /// Drops log entries beyond the policy (the versions more than `maxCount` below the
+    /// write's, and the highest entry that is too old with everything below it) and raises the
+    /// log floor past them, in one statement.
     private static func prune(
-        _ key: ViewModelKey, policy: VersionLogPolicy, now: Date, on connection: PostgresConnection, logger: Logger
+        _ write: ViewModelWrite, policy: VersionLogPolicy, on connection: PostgresConnection, logger: Logger
     ) async throws {
-        let cutoff = now.addingTimeInterval(-policy.maxAge).storeValue
+        let key = write.key
+        let cutoff = write.at.addingTimeInterval(-policy.maxAge).storeValue
+        let droppedByCount = policy.highestVersionDroppedByCount(newest: write.version)
         try await connection.query(
             """
-            WITH entries AS (
-                SELECT version, logged_at, row_number() OVER (ORDER BY version DESC) AS rank
-                FROM bindery_version_log WHERE session = \(key.session.bytes) AND path = \(key.path)
-            ), dropped AS (
-                SELECT max(version) AS version FROM entries
-                WHERE rank > \(policy.maxCount) OR logged_at < \(cutoff)
+            WITH dropped AS (
+                SELECT GREATEST(\(droppedByCount)::bigint, (
+                    SELECT max(version) FROM bindery_version_log
+                    WHERE session = \(key.session.bytes) AND path = \(key.path) AND logged_at < \(cutoff)
+                )) AS version
             ), gone AS (
                 DELETE FROM bindery_version_log l USING dropped
                 WHERE l.session = \(key.session.bytes) AND l.path = \(key.path) AND l.version <= dropped.version
             )
             UPDATE bindery_view_model m SET log_floor = GREATEST(m.log_floor, dropped.version) FROM dropped
-            WHERE m.session = \(key.session.bytes) AND m.path = \(key.path) AND dropped.version IS NOT NULL
+            WHERE m.session = \(key.session.bytes) AND m.path = \(key.path) AND m.log_floor < dropped.version
             """,
             logger: logger
         )

@@ -28,15 +28,31 @@ extension SQLiteStore {
     }
 
     /// The logged versions of a view model after `version`.
+    ///
+    /// The log's age limit is applied here, not at each write: the entries at or below the newest
+    /// one older than `maxAge` at the time of the newest entry (the latest write that logged) are
+    /// left out as if pruned. While write times only go forward, that is what pruning at each
+    /// write would have left; the count keeps such entries bounded until it drops them.
     public func versions(of key: ViewModelKey, after version: Int) async throws -> VersionHistory {
-        try await read { db in
+        let maxAge = logPolicy.maxAge
+        return try await read { db in
             let arguments: StatementArguments = [key.session.bytes, key.path]
             guard
                 let row = try Row.fetchOne(
-                    db, sql: "SELECT version, log_floor FROM view_model WHERE session = ? AND path = ?",
-                    arguments: arguments
+                    db,
+                    sql: """
+                        SELECT version, log_floor, (
+                            SELECT MAX(version) FROM version_log
+                            WHERE session = ?1 AND path = ?2 AND logged_at < (
+                                SELECT logged_at FROM version_log WHERE session = ?1 AND path = ?2
+                                ORDER BY version DESC LIMIT 1
+                            ) - ?3
+                        )
+                        FROM view_model WHERE session = ?1 AND path = ?2
+                        """,
+                    arguments: arguments + [maxAge]
                 ),
-                version >= row[1] as Int, version <= row[0] as Int
+                version >= max(row[1] as Int, row[2] as Int? ?? .min), version <= row[0] as Int
             else { return .unavailable }
             let entries = try Row.fetchAll(
                 db,

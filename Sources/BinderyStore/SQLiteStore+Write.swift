@@ -3,11 +3,17 @@ import GRDB
 
 /// View-model writes inside the writer's transaction: version check, upsert, log, pruning.
 ///
-/// The common write (a view model at its expected version, with a snapshot to log) takes four
-/// statements: the pruning query, one conditional `UPDATE` that is also the version check, the
-/// pruning `DELETE` when something goes, and the log `INSERT`. The session's last use is written
-/// once per commit. Refusals (unknown session, version conflict) are told apart only when that
-/// `UPDATE` changed nothing, so the happy path pays no extra look-up for them.
+/// The common write (a view model at its expected version, with a snapshot to log) takes three
+/// statements: one conditional `UPDATE` that is also the version check and raises the log's
+/// floor, the pruning `DELETE`, and the log `INSERT`. The session's last use is written once per
+/// commit. Refusals (unknown session, version conflict) are told apart only when that `UPDATE`
+/// changed nothing, so the happy path pays no extra look-up for them.
+///
+/// Pruning reads nothing: the count drops the versions more than `maxCount` below the write's
+/// (``VersionLogPolicy/highestVersionDroppedByCount(newest:)``), and the age is applied when the
+/// log is read (``SQLiteStore/versions(of:after:)``), where it gives the same answer as pruning
+/// at each write. Finding the entries too old at each write was a scan of the view model's whole
+/// log, the most expensive statement of a PATCH.
 extension SQLiteStore {
     /// Applies `writes` (all or none, inside the caller's savepoint) and records each session's use.
     static func apply(_ writes: [ViewModelWrite], policy: VersionLogPolicy, in db: Database) throws {
@@ -30,9 +36,8 @@ extension SQLiteStore {
             throw try refusal(of: write, in: db)
                 ?? StoreError.versionNotIncreasing(key, expected: write.expected, version: write.version)
         }
-        // What pruning drops once this write's entry is in, decided from the entries already there
-        // (the new entry is the newest and, at the write's own time, never too old).
-        let dropped = write.snapshot == nil ? nil : try highestDroppedVersion(key, policy: policy, now: write.at, in: db)
+        // What the count drops once this write's entry is in (the age is applied when reading).
+        let dropped = write.snapshot == nil ? nil : policy.highestVersionDroppedByCount(newest: write.version)
         let updated: Bool
         if let expected = write.expected {
             updated = try update(write, expected: expected, dropped: dropped, in: db)
@@ -43,7 +48,8 @@ extension SQLiteStore {
             throw try refusal(of: write, in: db) ?? StoreError.conflict(key, expected: write.expected, stored: write.expected)
         }
         let arguments: StatementArguments = [key.session.bytes, key.path]
-        if let floor = write.snapshot == nil ? write.version : dropped {
+        // Versions start at 1: a floor below that has nothing under it.
+        if let floor = write.snapshot == nil ? write.version : dropped, floor >= 1 {
             try db.cachedStatement(sql: "DELETE FROM version_log WHERE session = ? AND path = ? AND version <= ?")
                 .execute(arguments: arguments + [floor])
         }
@@ -114,27 +120,5 @@ extension SQLiteStore {
             arguments: [key.session.bytes, key.path]
         )
         return stored == write.expected ? nil : .conflict(key, expected: write.expected, stored: stored)
-    }
-
-    /// The highest logged version the policy drops once a new newest entry is added, from the
-    /// entries already logged; `nil` when nothing is dropped. The newest `maxCount - 1` of them
-    /// stay by count, and none that is not older than `maxAge` at `now` goes by age (as
-    /// ``VersionLogPolicy/highestDroppedVersion(newestFirst:now:)`` says, in one indexed query).
-    private static func highestDroppedVersion(
-        _ key: ViewModelKey, policy: VersionLogPolicy, now: Date, in db: Database
-    ) throws -> Int? {
-        let arguments: StatementArguments = [key.session.bytes, key.path]
-        let cutoff = now.addingTimeInterval(-policy.maxAge).storeValue
-        return try Int.fetchOne(
-            try db.cachedStatement(sql: """
-                SELECT MAX(v) FROM (
-                    SELECT (SELECT version FROM version_log WHERE session = ? AND path = ?
-                        ORDER BY version DESC LIMIT 1 OFFSET ?) AS v
-                    UNION ALL
-                    SELECT (SELECT MAX(version) FROM version_log WHERE session = ? AND path = ? AND logged_at < ?)
-                )
-                """),
-            arguments: arguments + [policy.maxCount - 1] + arguments + [cutoff]
-        )
     }
 }

@@ -1,9 +1,15 @@
 import Foundation
 
-/// How much of each view model's version log is kept: the last `maxCount` entries, none older
-/// than `maxAge`, counted from the time of the latest write to that view model.
+/// How much of each view model's version log is kept: the entries of the last `maxCount`
+/// versions, none older than `maxAge`, counted from the time of the latest write to that view
+/// model.
+///
+/// The count is of versions, not of entries: after a write of version V the log keeps the
+/// entries above V − `maxCount`. Versions are consecutive but for rare skips (a commit that
+/// failed), so this is the last `maxCount` entries in practice, and every store can find it
+/// from the write alone, without reading the log.
 public struct VersionLogPolicy: Hashable, Sendable {
-    /// The most entries kept per view model; at least 1.
+    /// How many versions back the log reaches; at least 1.
     public var maxCount: Int
     /// The oldest an entry may be, in seconds, at the time of a write; at least 0, so a write's
     /// own entry is always kept.
@@ -15,14 +21,19 @@ public struct VersionLogPolicy: Hashable, Sendable {
         self.maxAge = max(0, maxAge)
     }
 
-    /// The highest version to drop from a log, given its entries newest first and the time of
-    /// the write that triggers pruning; `nil` when nothing is dropped. Everything at or below it
-    /// goes, so the log always covers one unbroken run of versions.
-    func highestDroppedVersion(newestFirst entries: some Sequence<(version: Int, loggedAt: Date)>, now: Date) -> Int? {
+    /// The highest version the count drops once version `newest` is logged: everything at or
+    /// below it goes (it need not be a logged version).
+    func highestVersionDroppedByCount(newest: Int) -> Int {
+        newest - maxCount
+    }
+
+    /// The highest version the age drops, given the entries newest first and the time of the
+    /// latest write; `nil` when none is too old. Everything at or below it goes, so the log
+    /// always covers one unbroken run of versions.
+    func highestVersionDroppedByAge(newestFirst entries: some Sequence<(version: Int, loggedAt: Date)>, now: Date)
+        -> Int?
+    {
         let cutoff = now.addingTimeInterval(-maxAge)
-        for (index, entry) in entries.enumerated() where index >= maxCount || entry.loggedAt < cutoff {
-            return entry.version
-        }
-        return nil
+        return entries.first { $0.loggedAt < cutoff }?.version
     }
 }
