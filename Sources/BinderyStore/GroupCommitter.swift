@@ -60,12 +60,7 @@ final class GroupCommitter: Sendable {
             let pending = Pending(
                 run: { db in
                     do {
-                        var value: T?
-                        try db.inSavepoint {
-                            value = try work(db)
-                            return .commit
-                        }
-                        guard let value else { return .refused(.unavailable(reason: "operation returned nothing")) }
+                        let value = try db.inOperationSavepoint(work)
                         return .applied(acknowledge: { continuation.resume(returning: value) })
                     } catch let error as StoreError {
                         return .refused(error)
