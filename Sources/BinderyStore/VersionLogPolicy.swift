@@ -5,9 +5,10 @@ import Foundation
 /// model.
 ///
 /// The count is of versions, not of entries: after a write of version V the log keeps the
-/// entries above V − `maxCount`. Versions are consecutive but for rare skips (a commit that
-/// failed), so this is the last `maxCount` entries in practice, and every store can find it
-/// from the write alone, without reading the log.
+/// entries above V − `maxCount`. A view model's versions go up one at a time (a failed commit
+/// rolls its version back too), so this is its last `maxCount` entries; a writer that skips
+/// versions keeps fewer, never more. Every store finds it from the write alone, without
+/// reading the log.
 public struct VersionLogPolicy: Hashable, Sendable {
     /// How many versions back the log reaches; at least 1.
     public var maxCount: Int
