@@ -39,17 +39,17 @@ extension SQLiteStore {
             let arguments: StatementArguments = [key.session.bytes, key.path]
             guard
                 let row = try Row.fetchOne(
-                    db,
-                    sql: """
-                        SELECT version, log_floor, (
-                            SELECT MAX(version) FROM version_log
-                            WHERE session = ?1 AND path = ?2 AND logged_at < (
-                                SELECT logged_at FROM version_log WHERE session = ?1 AND path = ?2
-                                ORDER BY version DESC LIMIT 1
-                            ) - ?3
-                        )
-                        FROM view_model WHERE session = ?1 AND path = ?2
-                        """,
+                    try db.cachedStatement(
+                        sql: """
+                            SELECT version, log_floor, (
+                                SELECT MAX(version) FROM version_log
+                                WHERE session = ?1 AND path = ?2 AND logged_at < (
+                                    SELECT logged_at FROM version_log WHERE session = ?1 AND path = ?2
+                                    ORDER BY version DESC LIMIT 1
+                                ) - ?3
+                            )
+                            FROM view_model WHERE session = ?1 AND path = ?2
+                            """),
                     arguments: arguments + [maxAge]
                 ),
                 version >= max(row[1] as Int, row[2] as Int? ?? .min), version <= row[0] as Int

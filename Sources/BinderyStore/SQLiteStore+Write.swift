@@ -62,7 +62,7 @@ extension SQLiteStore {
 
     /// The row at version `expected` takes the write; false when no row is at that version. A
     /// write without snapshot restarts the log at its own version; one with a snapshot raises the
-    /// floor past what pruning drops.
+    /// floor past what the count drops.
     private static func update(_ write: ViewModelWrite, expected: Int, dropped: Int?, in db: Database) throws -> Bool {
         let floor: DatabaseValue = write.snapshot == nil ? write.version.databaseValue : (dropped?.databaseValue ?? .null)
         try db.cachedStatement(

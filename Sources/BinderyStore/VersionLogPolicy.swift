@@ -23,9 +23,10 @@ public struct VersionLogPolicy: Hashable, Sendable {
     }
 
     /// The highest version the count drops once version `newest` is logged: everything at or
-    /// below it goes (it need not be a logged version).
+    /// below it goes (it need not be a logged version). `Int.min` for a version that low.
     func highestVersionDroppedByCount(newest: Int) -> Int {
-        newest - maxCount
+        let (floor, overflow) = newest.subtractingReportingOverflow(maxCount)
+        return overflow ? .min : floor
     }
 
     /// The highest version the age drops, given the entries newest first and the time of the

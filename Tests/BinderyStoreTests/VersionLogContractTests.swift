@@ -62,7 +62,7 @@ struct VersionLogContractTests {
     func pruningByCountCountsVersionsNotEntries(_ backend: Backend) async throws {
         let store = try await storeWithSession(backend, VersionLogPolicy(maxCount: 3, maxAge: 3600))
         try await writeVersions(1...2, to: store)
-        try await store.commit([write(key(1), expected: 2, version: 6)])
+        try await store.commit([write(key(1), expected: 2, version: 6, at: at(6))])
 
         // The log reaches 3 versions back from 6: 4, 5 and 6, of which only 6 was written.
         #expect(versionNumbers(try await store.versions(of: key(1), after: 3)) == [6])
