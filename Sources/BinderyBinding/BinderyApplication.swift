@@ -73,7 +73,8 @@ public final class BinderyApplication: Sendable {
         let storeReachable = storeReachable
         let router = BinderyRoutes(
             configuration: configuration, screens: screens, sessions: sessions, streams: streams, upstream: upstream,
-            metrics: metrics, ready: { readiness.isReady && storeReachable.isReady }
+            metrics: metrics, commits: store as? any GroupCommitReporting,
+            ready: { readiness.isReady && storeReachable.isReady }
         ).router()
         server = HTTPServer(configuration: configuration.server, responder: router, logger: logger) { request in
             metrics.request(route: request.route, method: request.method, status: request.status, duration: request.duration)

@@ -1,5 +1,6 @@
 import BinderyHTTP
 import BinderyRuntime
+import BinderyStore
 import BinderyUpstream
 import HTTPTypes
 
@@ -11,6 +12,8 @@ struct BinderyRoutes {
     let streams: EventStreams
     let upstream: UpstreamProvider
     let metrics: BinderyMetrics
+    /// The store's writer, for `/metrics` (nil for the memory store).
+    let commits: (any GroupCommitReporting)?
     let ready: @Sendable () -> Bool
 
     /// Builds the router. API routes come first; static files catch what is left.
@@ -36,7 +39,7 @@ struct BinderyRoutes {
         }
         router.add(.get, "/upstream/images/{name}", UpstreamImageRoutes(upstream: upstream))
         let health = HealthRoutes(ready: ready)
-        router.add(.get, "/metrics", MetricsRoute(metrics: metrics, sessions: sessions, streams: streams))
+        router.add(.get, "/metrics", MetricsRoute(metrics: metrics, sessions: sessions, streams: streams, commits: commits))
         router.add(.get, "/openapi.json", OpenAPIRoute(document: OpenAPIDocument(screens: screens, configuration: configuration)))
         router.add(.get, "/healthz", health)
         router.add(.get, "/readyz", health)

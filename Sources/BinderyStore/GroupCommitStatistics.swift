@@ -1,5 +1,6 @@
-/// Counts kept by the single writer of an ``SQLiteStore``: how many operations went into how many
-/// transactions. Fewer transactions than operations means group commit is batching.
+/// Counts kept by a store's single writer (``SQLiteStore``'s, or a ``PostgresStore`` node's): how
+/// many operations went into how many transactions. Fewer transactions than operations means group
+/// commit is batching.
 public struct GroupCommitStatistics: Hashable, Sendable {
     /// Transactions that committed.
     public var transactions = 0
@@ -11,3 +12,14 @@ public struct GroupCommitStatistics: Hashable, Sendable {
     /// All counts zero.
     public init() {}
 }
+
+/// A store whose writes go through one group-committing writer, and that reports its counts
+/// (for `/metrics`). The memory store has no transactions and does not conform.
+public protocol GroupCommitReporting: Sendable {
+    /// The writer's counts since the store opened.
+    var statistics: GroupCommitStatistics { get }
+}
+
+extension SQLiteStore: GroupCommitReporting {}
+
+extension PostgresStore: GroupCommitReporting {}

@@ -1,3 +1,5 @@
+@testable import BinderyStore
+import Foundation
 import Testing
 
 @Suite("Operations over HTTP: metrics, health, OpenAPI")
@@ -65,6 +67,70 @@ struct MetricsHTTPTests {
             #expect(text.contains(#"bindery_upstream_call_duration_seconds_count{endpoint="travel"} 1"#))
             #expect(text.contains("bindery_http_request_duration_seconds_bucket"))
             stream.close()
+        }
+    }
+
+    @Test func metricsCountTheStoresTransactionsAndWrites() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bindery-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SQLiteStore(path: directory.appendingPathComponent("b.sqlite").path)
+        try await TestServer.with(store: store) { server in
+            /// The three counts `/metrics` shows, and the store's own counts just before and after.
+            func counts() async throws -> (shown: GroupCommitStatistics, before: GroupCommitStatistics, after: GroupCommitStatistics) {
+                let before = store.statistics
+                let text = try await server.anonymousClient().request("GET", "/metrics").text
+                let after = store.statistics
+                func value(_ name: String) throws -> Int {
+                    let line = text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+                    return try #require(line.flatMap { Int($0.split(separator: " ")[1]) }, "\(name) is missing")
+                }
+                var shown = GroupCommitStatistics()
+                shown.transactions = try value("bindery_store_transactions_total")
+                shown.operations = try value("bindery_store_write_operations_total")
+                shown.failedTransactions = try value("bindery_store_failed_transactions_total")
+                return (shown, before, after)
+            }
+            let first = try await counts()
+            var clients: [HTTPTestClient] = []
+            for _ in 0..<2 {
+                let client = try await server.newSession()
+                #expect(try await client.request("GET", "/api/views/form").status == 200)
+                clients.append(client)
+            }
+            // Two PATCHes queued while the writer holds: they commit together, in one transaction.
+            store.committer.hold()
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for (index, client) in clients.enumerated() {
+                    group.addTask {
+                        try await client.request("PATCH", "/api/views/form", body: #"{"phone": "1380000000\#(index)"}"#).status
+                    }
+                }
+                await store.committer.waitUntilQueued(2)
+                store.committer.release()
+                for try await status in group { #expect(status == 200) }
+            }
+            let second = try await counts()
+            // Each figure is the store's own (a background write may land between the reads).
+            for (shown, before, after) in [first, second] {
+                #expect((before.transactions...after.transactions).contains(shown.transactions))
+                #expect((before.operations...after.operations).contains(shown.operations))
+                #expect(shown.failedTransactions == 0)
+            }
+            // Each session's creation was answered only once committed, one after the other; the
+            // two PATCHes shared a transaction: more writes than transactions.
+            let transactions = second.shown.transactions - first.shown.transactions
+            #expect(transactions >= 3)
+            #expect(second.shown.operations - first.shown.operations > transactions)
+        }
+    }
+
+    @Test func theMemoryStoreHasNoCommitsToCount() async throws {
+        try await TestServer.with { server in
+            let client = try await server.newSession()
+            _ = try await client.request("PATCH", "/api/views/form", body: #"{"phone": "13800000000"}"#)
+            let text = try await server.anonymousClient().request("GET", "/metrics").text
+            #expect(text.contains("bindery_sessions_live"))
+            #expect(!text.contains("bindery_store_transactions_total"))
         }
     }
 
