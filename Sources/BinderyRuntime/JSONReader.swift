@@ -3,7 +3,7 @@
 /// Written for request bodies, where Foundation's `JSONDecoder` cost the PATCH path a tenth of its
 /// CPU (decoding through `Codable` into `JSONValue`), and needed two more scans to refuse what it
 /// lets through. It agrees with `JSONDecoder` on every text both accept (fuzzed for equality in
-/// `Tests/Fuzz`), and is stricter where Bindery wants it:
+/// `Tests/Fuzz`), numbers beyond 2^53 aside (below), and is stricter where Bindery wants it:
 ///
 /// - a member name repeated in one object is refused (named in the error), where Foundation keeps
 ///   one of the values silently — which one differs between parsers;
@@ -13,8 +13,13 @@
 /// - an unpaired surrogate escape, a raw control character in a string, invalid UTF-8, a number
 ///   beyond `Double`'s range, and nesting deeper than ``maximumDepth`` are refused.
 ///
-/// Numbers follow Foundation: one whose value is an integer that fits `Int` is ``JSONValue/int(_:)``
-/// (`1`, `1.0`, `1e2`), any other is ``JSONValue/double(_:)``.
+/// Numbers: one whose exact value is an integer that fits `Int` is that ``JSONValue/int(_:)``
+/// (`1`, `1.0`, `1e2`, `9007199254740993`); any other is the nearest `Double` (ties to even, as
+/// JavaScript's `JSON.parse` reads it), kept as an int when that double is an integer that fits
+/// (`-66666666666666660.1` is `-66666666666666664`, `1e-400` is `0`), else as
+/// ``JSONValue/double(_:)``. Foundation differs beyond 2^53: it drops the fraction of
+/// `-66666666666666660.1` and keeps `-66666666666666660`, which is neither the value nor the
+/// nearest double (docs/DECISIONS.md, "JSON numbers").
 struct JSONReader {
     /// How deep arrays and objects may nest (Foundation's limit too).
     static let maximumDepth = 512
@@ -113,7 +118,7 @@ struct JSONReader {
         index += expected.count
     }
 
-    /// A number token: checked against the grammar, then converted as Foundation does.
+    /// A number token: checked against the grammar, then converted by the rule above.
     private mutating func number() throws(JSONValue.ParsingError) -> JSONValue {
         let start = index
         if current == UInt8(ascii: "-") { index += 1 }

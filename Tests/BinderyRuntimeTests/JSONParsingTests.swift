@@ -91,3 +91,55 @@ struct JSONReaderTests {
         }
     }
 }
+
+/// The rule for numbers (docs/DECISIONS.md, "JSON numbers"): an exact integer that fits `Int` is
+/// that integer; any other number is the nearest `Double` (an integral one that fits `Int` is an
+/// int), as JavaScript's `JSON.parse` reads it — not Foundation's, which keeps the integer digits of
+/// some texts beyond 2^53.
+@Suite("JSONReader: numbers beyond 2^53 are the nearest double, whatever the sign and exponent")
+struct JSONNumberRuleTests {
+    private static func read(_ text: String) throws(JSONValue.ParsingError) -> JSONValue {
+        try JSONValue(parsing: Array(text.utf8))
+    }
+
+    // Found by bindery-fuzz (Tests/Fuzz/regressions/number-beyond-2-53-with-fraction): Foundation
+    // reads `-66666666666666660.1` as the int -66666666666666660 (the fraction dropped); its
+    // nearest double is -66666666666666664.
+    @Test("A fraction beyond 2^53 rounds to the nearest double, not towards zero")
+    func fractionBeyondExactIntegers() throws {
+        #expect(try Self.read("-66666666666666660.1") == .int(-66_666_666_666_666_664))
+        #expect(try Self.read("66666666666666660.1") == .int(66_666_666_666_666_664))
+        #expect(try Self.read("9007199254740991.9") == .int(9_007_199_254_740_992))
+        #expect(try Self.read("123456780123456789.5") == .int(123_456_780_123_456_784))
+    }
+
+    @Test("Exponents move the point before anything is rounded")
+    func exponents() throws {
+        #expect(try Self.read("-66666666666666660.1e0") == .int(-66_666_666_666_666_664))
+        #expect(try Self.read("-6666666666666666.01e1") == .int(-66_666_666_666_666_664))
+        #expect(try Self.read("-666666666666666601e-1") == .int(-66_666_666_666_666_664))
+        #expect(try Self.read("-66666666666666660.1e-1") == .int(-6_666_666_666_666_666))
+        #expect(try Self.read("-12345678901234567.9e1") == .int(-123_456_789_012_345_679))
+        #expect(try Self.read("6666666666666666E1") == .int(66_666_666_666_666_660))
+        #expect(try Self.read("0.000e-99999999") == .int(0))
+        #expect(try Self.read("-1e-400") == .int(0))
+    }
+
+    @Test("An exact integer keeps every digit, up to Int's range; beyond it, the nearest double")
+    func exactIntegers() throws {
+        #expect(try Self.read("9007199254740993") == .int(9_007_199_254_740_993))
+        #expect(try Self.read("-9007199254740993.000") == .int(-9_007_199_254_740_993))
+        #expect(try Self.read("-9223372036854775808.0") == .int(Int.min))
+        #expect(try Self.read("9223372036854775807.5") == .double(9_223_372_036_854_775_808))
+        // Its nearest double is -2^63, which Int holds.
+        #expect(try Self.read("-9223372036854775809") == .int(Int.min))
+    }
+
+    @Test("The fuzzer's input reads its bodies by the rule")
+    func fuzzFinding() throws {
+        let body = "-66666666666666660.1"
+        let value = try Self.read(body)
+        #expect(value == .int(-66_666_666_666_666_664))
+        #expect(value.doubleValue == Double(body))
+    }
+}

@@ -1,6 +1,8 @@
 // The executable's two modes over the same checks. Built for fuzzing (`scripts/fuzz` passes
 // -sanitize=fuzzer and -DBINDERY_FUZZ), `main` hands over to libFuzzer's driver; in an ordinary
-// build it replays the files it is given (the seed corpus, a saved crash).
+// build it replays the files it is given (the corpus, the regressions, a saved crash), each once,
+// in the order given, and prints one line per file: its name and the fingerprint of what the
+// parsers made of it (`scripts/fuzz-replay` compares two replays).
 import Foundation
 
 /// libFuzzer's entry point: one input per call; an invariant that does not hold traps.
@@ -21,8 +23,8 @@ private func runFuzzerDriver(
 ) -> CInt
 #endif
 
-/// `bindery-fuzz FILE...`: runs the checks on each file (or, built for fuzzing, runs libFuzzer
-/// with its usual arguments).
+/// `bindery-fuzz FILE...`: runs the checks on each file and prints `FILE ok FINGERPRINT` (or,
+/// built for fuzzing, runs libFuzzer with its usual arguments).
 @main
 enum FuzzMain {
     static func main() throws {
@@ -33,8 +35,10 @@ enum FuzzMain {
         #else
         for path in CommandLine.arguments.dropFirst() {
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-            FuzzChecks.run(bytes)
-            print("ok \(path)")
+            // The name goes out first, so a broken invariant's trap follows the file that broke it.
+            FileHandle.standardOutput.write(Data("\(path) ".utf8))
+            let fingerprint = FuzzChecks.run(bytes)
+            FileHandle.standardOutput.write(Data("ok \(String(fingerprint, radix: 16))\n".utf8))
         }
         #endif
     }

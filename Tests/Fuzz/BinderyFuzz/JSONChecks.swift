@@ -6,12 +6,18 @@ import Foundation
 enum JSONChecks {
     /// Checks `body`; returns the value when the server would accept it.
     static func check(_ body: [UInt8]) -> JSONValue? {
-        let verdict = ReferenceJSON.verdict(body)
+        let reference = ReferenceJSON.read(body)
+        let verdict = reference.verdict
         do {
             let value = try JSONValue(parsing: body)
-            // Accepted: a JSON text (deep ones are not judged) with no repeated member name.
+            // Accepted: a JSON text (deep ones are not judged) with no repeated member name, read
+            // as the reference reads it, numbers included (the int/double case too).
             expect(verdict == .valid(duplicate: nil) || verdict == .tooDeep,
                    "accepted a body the reference reads as \(verdict): \(excerpt(body))")
+            if verdict != .tooDeep {
+                expect(reference.value == value,
+                       "read \(excerpt(body)) as \(excerpt(value)), the reference as \(excerpt(reference.value as Any))")
+            }
             checkAgreesWithFoundation(value, body)
             checkRoundTrip(value)
             return value
@@ -19,33 +25,32 @@ enum JSONChecks {
             switch error {
             case .duplicateMember(let name):
                 // A valid text must really repeat that name. An invalid one may come back as a
-                // duplicate too (refused either way): Foundation does not read the value of a name
-                // it already holds, so `{"a":1,"a":2+}` decodes and the scan then finds "a".
+                // duplicate too (refused either way): the reader reports the first problem it meets.
                 if case .valid(let duplicate) = verdict {
                     expect(duplicate == name,
                            "refused '\(name)' as a duplicate, the reference says \(verdict): \(excerpt(body))")
                 }
             case .malformed:
                 // Refused as malformed: the reference must not read a valid text, unless a number
-                // in it is out of Double's range (Foundation refuses those).
-                if case .valid = verdict {
-                    expect(hasHugeNumber(body), "refused valid JSON as malformed: \(excerpt(body))")
+                // in it is beyond Double's range (the reference has no value for it then).
+                if verdict == .valid(duplicate: nil) {
+                    expect(reference.value == nil, "refused valid JSON as malformed: \(excerpt(body))")
                 }
             }
         }
         return nil
     }
 
-    /// Foundation's `JSONDecoder` reads an accepted body as the same value (Bindery's reader is
-    /// only stricter: duplicates, trailing commas, other encodings).
+    /// Foundation's `JSONDecoder` reads an accepted body as the same strings, structure and
+    /// numbers, where Foundation is exact: below 2^53 in magnitude. Beyond that it keeps the
+    /// integer part's digits of some texts (`-66666666666666660.1` is the int `…660`), where the
+    /// product promises the nearest double (`…664`) and ``ReferenceNumber`` is the judge.
     private static func checkAgreesWithFoundation(_ value: JSONValue, _ body: [UInt8]) {
         let foundation = try? JSONDecoder().decode(JSONValue.self, from: Data(body))
         expect(foundation.map { sameJSON($0, value) } ?? false, "read \(excerpt(body)) as \(excerpt(value)), Foundation as \(excerpt(foundation as Any))")
     }
 
-    /// Equal values, with numbers equal when they are the same `Double`: beyond 2^53 Foundation
-    /// keeps the digits of some texts (`123456780123456789.5` is the int `…789`) and Bindery reads
-    /// the nearest double of the exact value, as RFC 8259 §6 expects of interoperable numbers.
+    /// Equal values, with numbers equal when they are the same `Double`, or either is 2^53 or beyond.
     private static func sameJSON(_ left: JSONValue, _ right: JSONValue) -> Bool {
         switch (left, right) {
         case (.array(let first), .array(let second)):
@@ -54,7 +59,10 @@ enum JSONChecks {
             return first.count == second.count
                 && first.allSatisfy { name, member in second[name].map { sameJSON(member, $0) } ?? false }
         default:
-            if let first = left.doubleValue, let second = right.doubleValue { return first == second }
+            if let first = left.doubleValue, let second = right.doubleValue {
+                let exactLimit = 9_007_199_254_740_992.0
+                return first == second || max(abs(first), abs(second)) >= exactLimit
+            }
             return left == right
         }
     }
@@ -73,33 +81,5 @@ enum JSONChecks {
                "wrote \(excerpt(value)) as \(excerpt(String(decoding: bytes, as: UTF8.self))), Foundation as \(excerpt(String(decoding: encoded, as: UTF8.self)))")
         let again = try? JSONValue(parsing: bytes)
         expect(again == value, "re-encoded \(excerpt(value)) as \(excerpt(String(decoding: bytes, as: UTF8.self))), read back \(excerpt(again as Any))")
-    }
-
-    /// Whether the text has a number literal that is not a finite Double (Foundation refuses those).
-    private static func hasHugeNumber(_ body: [UInt8]) -> Bool {
-        var token: [UInt8] = []
-        var inString = false
-        var escaped = false
-        var found = false
-        func finish() {
-            if !token.isEmpty, let number = Double(String(decoding: token, as: UTF8.self)), !number.isFinite {
-                found = true
-            }
-            token.removeAll()
-        }
-        for byte in body {
-            if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-            } else if byte == UInt8(ascii: "\"") {
-                finish()
-                inString = true
-            } else if (0x30...0x39).contains(byte) || [UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(byte) {
-                token.append(byte)
-            } else {
-                finish()
-            }
-        }
-        finish()
-        return found
     }
 }

@@ -1,6 +1,9 @@
-/// An independent, strict RFC 8259 reader used as the oracle for Bindery's JSON checks: it
-/// says whether bytes are one JSON text and names the first member name repeated in one object,
-/// in document order. It builds no values; it only has to agree on the grammar and on names.
+import BinderyRuntime
+
+/// An independent, strict RFC 8259 reader used as the oracle for Bindery's JSON checks: it says
+/// whether bytes are one JSON text, names the first member name repeated in one object (in
+/// document order), and builds the value the product promises for it, numbers by
+/// ``ReferenceNumber``'s rule.
 struct ReferenceJSON {
     /// What the reader found.
     enum Verdict: Equatable {
@@ -12,6 +15,13 @@ struct ReferenceJSON {
         case tooDeep
     }
 
+    /// The verdict and, for a valid text without a repeated name, its value: nil when a number in
+    /// it is beyond `Double`'s range (the server refuses such a body).
+    struct Reading {
+        let verdict: Verdict
+        let value: JSONValue?
+    }
+
     private struct Refusal: Error {}
     private struct TooDeep: Error {}
 
@@ -19,22 +29,24 @@ struct ReferenceJSON {
     private let bytes: [UInt8]
     private var index = 0
     private var duplicate: String?
+    private var outOfRange = false
 
-    /// The verdict on `bytes`.
-    static func verdict(_ bytes: [UInt8]) -> Verdict {
+    /// The verdict on `bytes` and the value read.
+    static func read(_ bytes: [UInt8]) -> Reading {
         var reader = ReferenceJSON(bytes: bytes)
         // RFC 8259 §8.1: a parser may ignore a UTF-8 byte order mark; Foundation does.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { reader.index = 3 }
         do {
             reader.skipSpace()
-            try reader.value(depth: 0)
+            let value = try reader.value(depth: 0)
             reader.skipSpace()
-            guard reader.index == bytes.count else { return .invalid }
-            return .valid(duplicate: reader.duplicate)
+            guard reader.index == bytes.count else { return Reading(verdict: .invalid, value: nil) }
+            let usable = reader.duplicate == nil && !reader.outOfRange
+            return Reading(verdict: .valid(duplicate: reader.duplicate), value: usable ? .some(value) : .none)
         } catch is TooDeep {
-            return .tooDeep
+            return Reading(verdict: .tooDeep, value: nil)
         } catch {
-            return .invalid
+            return Reading(verdict: .invalid, value: nil)
         }
     }
 
@@ -53,50 +65,52 @@ struct ReferenceJSON {
         index += 1
     }
 
-    private mutating func value(depth: Int) throws {
+    private mutating func value(depth: Int) throws -> JSONValue {
         guard depth < Self.maxDepth else { throw TooDeep() }
         switch current {
-        case UInt8(ascii: "{"): try object(depth: depth)
-        case UInt8(ascii: "["): try array(depth: depth)
-        case UInt8(ascii: "\""): _ = try string()
-        case UInt8(ascii: "t"): try literal("true")
-        case UInt8(ascii: "f"): try literal("false")
-        case UInt8(ascii: "n"): try literal("null")
-        default: try number()
+        case UInt8(ascii: "{"): return try object(depth: depth)
+        case UInt8(ascii: "["): return try array(depth: depth)
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        default: return try number()
         }
     }
 
-    private mutating func object(depth: Int) throws {
+    private mutating func object(depth: Int) throws -> JSONValue {
         try take(UInt8(ascii: "{"))
         skipSpace()
-        if current == UInt8(ascii: "}") { index += 1; return }
-        var names: Set<String> = []
+        if current == UInt8(ascii: "}") { index += 1; return .object([:]) }
+        var members: [String: JSONValue] = [:]
         while true {
             skipSpace()
             let name = try string()
-            if !names.insert(name).inserted, duplicate == nil { duplicate = name }
+            if members[name] != nil, duplicate == nil { duplicate = name }
             skipSpace()
             try take(UInt8(ascii: ":"))
             skipSpace()
-            try value(depth: depth + 1)
+            let member = try value(depth: depth + 1)
+            if members[name] == nil { members[name] = member }
             skipSpace()
             if current == UInt8(ascii: ",") { index += 1; continue }
             try take(UInt8(ascii: "}"))
-            return
+            return .object(members)
         }
     }
 
-    private mutating func array(depth: Int) throws {
+    private mutating func array(depth: Int) throws -> JSONValue {
         try take(UInt8(ascii: "["))
         skipSpace()
-        if current == UInt8(ascii: "]") { index += 1; return }
+        if current == UInt8(ascii: "]") { index += 1; return .array([]) }
+        var elements: [JSONValue] = []
         while true {
             skipSpace()
-            try value(depth: depth + 1)
+            elements.append(try value(depth: depth + 1))
             skipSpace()
             if current == UInt8(ascii: ",") { index += 1; continue }
             try take(UInt8(ascii: "]"))
-            return
+            return .array(elements)
         }
     }
 
@@ -104,7 +118,10 @@ struct ReferenceJSON {
         for byte in word.utf8 { try take(byte) }
     }
 
-    private mutating func number() throws {
+    /// A number token; its value by ``ReferenceNumber``'s rule (`null` stands in for one beyond
+    /// `Double`'s range, which makes the whole text unusable).
+    private mutating func number() throws -> JSONValue {
+        let start = index
         if current == UInt8(ascii: "-") { index += 1 }
         if current == UInt8(ascii: "0") {
             index += 1
@@ -121,6 +138,11 @@ struct ReferenceJSON {
             if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
             try digits()
         }
+        guard let number = ReferenceNumber.value(of: Array(bytes[start..<index])) else {
+            outOfRange = true
+            return .null
+        }
+        return number
     }
 
     private mutating func digits() throws {
