@@ -12,7 +12,12 @@ let package = Package(
     name: "Bindery",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "bindery", targets: ["bindery"]),
+        // What a developer imports: declare view models and shared models, build and run a server.
+        .library(name: "Bindery", targets: ["Bindery"]),
+        // The exhaustive view-model tester, for a developer's tests.
+        .library(name: "BinderyTesting", targets: ["BinderyTesting"]),
+        // The seed apps' server (the five screens of the articles in shared/seeds).
+        .executable(name: "bindery", targets: ["SeedServer"]),
         // The fuzz target: `scripts/fuzz` builds it with libFuzzer; an ordinary build replays files.
         .executable(name: "bindery-fuzz", targets: ["BinderyFuzz"]),
     ],
@@ -26,6 +31,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // libmicrohttpd from Debian, linked through pkg-config.
@@ -65,31 +71,56 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // Features: form, list and gallery view models. No HTTP inside.
-        .target(
-            name: "BinderyFeatures",
-            dependencies: ["BinderyRuntime", "BinderyUpstream"],
-            swiftSettings: strictSettings
-        ),
-        // Binding layer: sessions, routes to view models, snapshots, events, the application.
+        // Binding layer: sessions, routes to view models, snapshots, events, the server and its
+        // services, the thin client's files (Client/).
         .target(
             name: "BinderyBinding",
             dependencies: [
-                "BinderyHTTP", "BinderyRuntime", "BinderyFeatures", "BinderyUpstream", "BinderyStore", "CBinderyShim",
+                "BinderyHTTP", "BinderyRuntime", "BinderyStore", "CBinderyShim",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            resources: [.copy("Client")],
+            swiftSettings: strictSettings
+        ),
+        // The product `Bindery`: one import for declarations, runtime, server, stores and
+        // configuration, plus the reusable command line (`ServeOptions`, `BinderyApp.main()`).
+        .target(
+            name: "Bindery",
+            dependencies: [
+                "BinderyBinding", "BinderyHTTP", "BinderyRuntime", "BinderyStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
-        // The `bindery` command.
-        .executableTarget(
-            name: "bindery",
+        // The product `BinderyTesting`: scripts of writes and commands, every change asserted.
+        .target(
+            name: "BinderyTesting",
+            dependencies: ["BinderyRuntime", .product(name: "Clocks", package: "swift-clocks")],
+            swiftSettings: strictSettings
+        ),
+        // The seed apps — form, list, gallery, courses, recipes — and their fake upstream's routes,
+        // built only on the public API of `Bindery`.
+        .target(
+            name: "SeedApps",
             dependencies: [
-                "BinderyBinding", "BinderyStore",
+                "Bindery", "BinderyUpstream",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The `bindery` command: the seed apps' server (its own folder name: `Sources/bindery`
+        // would be `Sources/Bindery` on a case-insensitive file system).
+        .executableTarget(
+            name: "SeedServer",
+            dependencies: [
+                "Bindery", "SeedApps", "BinderyUpstream",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -106,13 +137,8 @@ let package = Package(
         .testTarget(
             name: "BinderyHTTPTests", dependencies: ["BinderyHTTP", "BinderyTestSupport"], swiftSettings: strictSettings
         ),
-        // The exhaustive view-model tester: scripts of writes and commands, every change asserted.
-        .target(
-            name: "BinderyViewModelTesting", dependencies: ["BinderyRuntime"], path: "Tests/BinderyViewModelTesting",
-            swiftSettings: strictSettings
-        ),
         .testTarget(
-            name: "BinderyRuntimeTests", dependencies: ["BinderyRuntime", "BinderyViewModelTesting", "BinderyTestSupport"],
+            name: "BinderyRuntimeTests", dependencies: ["BinderyRuntime", "BinderyTesting", "BinderyTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "BinderyStoreTests", dependencies: ["BinderyStore"], swiftSettings: strictSettings),
@@ -122,9 +148,9 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "BinderyFeaturesTests",
+            name: "SeedAppsTests",
             dependencies: [
-                "BinderyFeatures", "BinderyUpstream", "BinderyViewModelTesting",
+                "SeedApps", "BinderyUpstream", "BinderyTesting",
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: strictSettings
@@ -132,7 +158,8 @@ let package = Package(
         .testTarget(
             name: "BinderyIntegrationTests",
             dependencies: [
-                "BinderyBinding", "BinderyFeatures", "BinderyHTTP", "BinderyRuntime", "BinderyStore", "BinderyUpstream", "BinderyTestSupport",
+                "Bindery", "BinderyBinding", "SeedApps", "BinderyHTTP", "BinderyRuntime", "BinderyStore", "BinderyUpstream",
+                "BinderyTestSupport",
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: strictSettings

@@ -1,20 +1,30 @@
 import Foundation
 import HTTPTypes
 
-/// Serves the files under a root folder for GET and HEAD: `/` is `index.html`, the content type
-/// follows the extension, and a weak ETag allows `If-None-Match` revalidation (304).
+/// Serves the files under one or more root folders for GET and HEAD: `/` is `index.html`, the
+/// content type follows the extension, and a weak ETag allows `If-None-Match` revalidation (304).
+/// With several roots, layered, a path is served from the first root that has it (an app's own
+/// files over the thin client's).
 ///
-/// A request never reaches outside the root: `.` and `..` segments (also percent-encoded) are
+/// A request never reaches outside its root: `.` and `..` segments (also percent-encoded) are
 /// refused, and the resolved real path (symlinks followed) must lie under the root's real path.
 /// Files are cached in memory (up to 64 MiB in total) and served on the fast path once cached.
 public struct StaticFiles: HTTPResponder {
-    private let root: String
+    private let roots: [String]
     private let cache = FileCache(budget: 64 << 20)
 
     /// Serves the files under `root`.
     public init(root: String) {
-        self.root = StaticFiles.realPath(root) ?? root
+        self.init(roots: [root])
     }
+
+    /// Serves the files under `roots`, the first that has a path winning.
+    public init(roots: [String]) {
+        self.roots = roots.map { StaticFiles.realPath($0) ?? $0 }
+    }
+
+    /// The real paths of the roots, first first.
+    public var rootPaths: [String] { roots }
 
     /// Answers from the in-memory cache, or with a problem, without leaving the network thread.
     public func respondImmediately(to request: Request) -> Response? {
@@ -63,9 +73,12 @@ public struct StaticFiles: HTTPResponder {
         if segments.isEmpty || request.rawPath.hasSuffix("/") {
             segments.append("index.html")
         }
-        let candidate = root + "/" + segments.joined(separator: "/")
-        guard let real = Self.realPath(candidate), real.hasPrefix(root + "/"),
-              let info = FileInfo(path: real) else {
+        let relative = segments.joined(separator: "/")
+        guard let (real, info) = roots.lazy.compactMap({ root -> (String, FileInfo)? in
+            guard let real = Self.realPath(root + "/" + relative), real.hasPrefix(root + "/"),
+                let info = FileInfo(path: real) else { return nil }
+            return (real, info)
+        }).first else {
             return .problem(Self.notFound(request))
         }
         // Only an existing file makes another method a 405; a missing one is a 404 for every method.
@@ -91,7 +104,7 @@ public struct StaticFiles: HTTPResponder {
         Problem(status: .notFound, detail: "No file at \(request.path).")
     }
 
-    private static func realPath(_ path: String) -> String? {
+    static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)

@@ -46,6 +46,9 @@ public protocol SessionStateStore: Sendable {
     /// returns the view models concerned.
     func markRunningCommandsInterrupted() async throws -> [ViewModelKey]
 
+    /// What the store can do beyond keeping sessions (a change feed, commit statistics).
+    var capabilities: StoreCapabilities { get }
+
     /// Finishes the writes under way and releases the store (at shutdown); later writes fail.
     func close() async throws
 }

@@ -33,7 +33,7 @@ struct CommandsHTTPTests {
 
     @Test func eachPolicyIsEnforcedOverHTTP() async throws {
         let gate = Gate()
-        try await TestServer.with(screens: JobsViewModel.screens(gate: gate)) { server in
+        try await TestServer.with(app: JobsViewModel.app(gate: gate)) { server in
             let client = try await server.newSession()
             func post(_ command: String, _ value: Int) async throws -> RawHTTPResponse {
                 try await client.request("POST", "/api/views/jobs/commands/\(command)", body: #"{"value": \#(value)}"#)

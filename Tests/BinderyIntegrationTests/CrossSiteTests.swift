@@ -125,7 +125,7 @@ struct CrossSiteTests {
     }
 
     @Test func aCookielessFloodGets429AndLeavesOtherSessionsAlone() async throws {
-        // Every test client is 127.0.0.1: the per-address eviction is tested on SessionStore itself.
+        // Every test client is 127.0.0.1: the per-address eviction is tested on SessionRegistry itself.
         try await TestServer.with(sessions: SessionLimits(maxSessions: 50, perAddress: 50, creationBurst: 20, creationsPerSecond: 0.01)) { server in
             let user = try await server.newSession()
             let anonymous = server.anonymousClient()

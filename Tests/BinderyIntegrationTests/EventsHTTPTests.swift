@@ -144,7 +144,7 @@ struct EventsHTTPTests {
     }
 
     @Test func shutdownEndsOpenStreamsCleanly() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         let client = try await server.newSession()
         let streams = [
             try await client.events("/api/views/form/events"),

@@ -38,4 +38,5 @@ final class FailingStore: SessionStateStore {
     }
     func markRunningCommandsInterrupted() async throws -> [ViewModelKey] { try await base.markRunningCommandsInterrupted() }
     func close() async throws { try await base.close() }
+    var capabilities: StoreCapabilities { StoreCapabilities() }
 }

@@ -37,8 +37,8 @@ final class JobsViewModel: ViewModel {
         }
     }
 
-    /// A server's screens with one `jobs` screen whose jobs wait on `gate`.
-    static func screens(gate: Gate) -> BinderyApplication.ScreenFactory {
-        { _, _ in [Screen("jobs", title: "Jobs") { JobsViewModel(gate: gate) }] }
+    /// An app of one `jobs` screen whose jobs wait on `gate`.
+    static func app(gate: Gate) -> TestServer.AppFactory {
+        { _ in BinderyApp(screens: [Screen("jobs", title: "Jobs") { JobsViewModel(gate: gate) }]) }
     }
 }

@@ -1,5 +1,5 @@
 import BinderyBinding
-import BinderyFeatures
+import SeedApps
 import BinderyRuntime
 import BinderyStore
 import Clocks
@@ -169,14 +169,12 @@ struct RecipesHTTPTests {
     }
 
     @Test func aFailedCommitIs503AndChangesNothing() async throws {
-        let repository = MemoryRecipeRepository(FirstStartRecipes.all)
-        let book = RecipeBook(
-            repository: repository, stored: FirstStartRecipes.all.map { StoredRecipe(id: $0.id, version: 1, recipe: $0) }
-        )
-        try await TestServer.with(recipes: book) { server in
+        let store = FailingStore()
+        try await TestServer.with(store: store) { server in
             let client = try await server.newSession()
             let before = try await client.request("GET", "/api/views/recipes/c41/edit")
-            repository.setFailing(true)
+            #expect(before.output("recipeVersion") == 1)
+            store.failCommits(true)
             let refused = try await client.request("PATCH", "/api/views/recipes/c41/edit", body: #"{"name": "Lost"}"#)
             #expect(refused.status == 503)
             #expect(refused.header("Retry-After") == "1")
@@ -185,12 +183,11 @@ struct RecipesHTTPTests {
                 body: #"{"name": "Lost", "durationSeconds": 5}"#
             )
             #expect(step.status == 503)
-            repository.setFailing(false)
+            store.failCommits(false)
             let after = try await client.request("GET", "/api/views/recipes/c41")
             #expect(after.output("name") == "C-41 colour negative")
             #expect(after.output("steps")?.arrayValue?.count == 4)
-            #expect(book.recipe(id: "c41")?.version == 1)
-            _ = before
+            #expect(after.output("recipeVersion") == 1)
         }
     }
 
@@ -200,7 +197,7 @@ struct RecipesHTTPTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("bindery.sqlite").path
         let first = try SQLiteStore(path: path)
-        try await TestServer.with(store: first, recipes: try await BinderyApplication.openRecipes(store: first)) { server in
+        try await TestServer.with(store: first) { server in
             let client = try await server.newSession()
             let patched = try await client.request("PATCH", "/api/views/recipes/c41/edit", body: #"{"blurb": "Kept"}"#)
             #expect(patched.status == 200)
@@ -211,8 +208,8 @@ struct RecipesHTTPTests {
         }
         let second = try SQLiteStore(path: path)
         // The pseudo-session holding the recipes is never purged nor evicted before real ones.
-        #expect(try await second.purgeSessions(idleSince: Date()).contains(StoreRecipeRepository.session) == false)
-        try await TestServer.with(store: second, recipes: try await BinderyApplication.openRecipes(store: second)) { server in
+        #expect(try await second.purgeSessions(idleSince: Date()).contains(StoreRecordStorage.session) == false)
+        try await TestServer.with(store: second) { server in
             let client = try await server.newSession()
             let list = try await client.request("GET", "/api/views/recipes")
             #expect(list.output("recipes")?.arrayValue?.map { $0.objectValue?["id"] } == ["c41"])
@@ -225,7 +222,7 @@ struct RecipesHTTPTests {
     @Test func theTimerCountsDownOnTheServerAndIsPushed() async throws {
         let clock = TestClock()
         let quick = Recipe(id: "quick", name: "Quick", steps: [Step(name: "Dev", durationSeconds: 2), Step(name: "Fix", durationSeconds: 1)])
-        try await TestServer.with(clock: clock, recipes: .inMemory([quick])) { server in
+        try await TestServer.with(clock: clock, recipes: [quick]) { server in
             let client = try await server.newSession()
             let stream = try await client.events("/api/views/recipes/quick/timer/events")
             defer { stream.close() }
@@ -264,7 +261,7 @@ struct RecipesHTTPTests {
         let path = directory.appendingPathComponent("bindery.sqlite").path
         let clock = TestClock()
         let first = try SQLiteStore(path: path)
-        let token = try await TestServer.with(clock: clock, store: first, recipes: try await BinderyApplication.openRecipes(store: first)) {
+        let token = try await TestServer.with(clock: clock, store: first) {
             server in
             let client = try await server.newSession()
             let next = try await client.request("POST", "/api/views/recipes/c41/timer/commands/next")
@@ -284,7 +281,7 @@ struct RecipesHTTPTests {
             return client.token
         }
         let second = try SQLiteStore(path: path)
-        try await TestServer.with(store: second, recipes: try await BinderyApplication.openRecipes(store: second)) { server in
+        try await TestServer.with(store: second) { server in
             let client = HTTPTestClient(port: server.port, token: token)
             let timer = try await client.request("GET", "/api/views/recipes/c41/timer")
             #expect(timer.status == 200)

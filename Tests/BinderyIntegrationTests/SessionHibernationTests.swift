@@ -1,5 +1,5 @@
 import BinderyBinding
-import BinderyFeatures
+import SeedApps
 import BinderyRuntime
 import BinderyStore
 import BinderyTestSupport
@@ -11,7 +11,7 @@ struct SessionHibernationTests {
 
     @Test func aQuietSessionLeavesMemoryAndItsNextRequestRestoresItAtTheSameVersion() async throws {
         let now = ManualNow()
-        let store = SessionStore(
+        let store = SessionRegistry(
             limits: SessionLimits(hibernateAfter: .seconds(60)), screens: [Screen("form", title: "Form") { FormViewModel() }],
             store: MemoryStore(), now: now.read
         )
@@ -36,7 +36,7 @@ struct SessionHibernationTests {
     @Test func aWatchedSessionOrOneWithACommandRunningStaysInMemory() async throws {
         let now = ManualNow()
         let gate = Gate()
-        let store = SessionStore(
+        let store = SessionRegistry(
             limits: SessionLimits(hibernateAfter: .seconds(60)), screens: [Screen("jobs", title: "Jobs") { JobsViewModel(gate: gate) }],
             store: MemoryStore(), now: now.read
         )

@@ -10,7 +10,7 @@ struct SessionQuotaTests {
 
     @Test func anAddressCreatingTooFastIsRefusedWhileOthersStillCreate() async throws {
         let now = ManualNow()
-        let store = SessionStore(
+        let store = SessionRegistry(
             limits: SessionLimits(creationBurst: 5, creationsPerSecond: 1), screens: [], now: now.read
         )
         for _ in 0..<5 { _ = try await store.create(from: "10.0.0.1") }
@@ -24,7 +24,7 @@ struct SessionQuotaTests {
     }
 
     @Test func ipv6AddressesShareAQuotaPerSlash64() async throws {
-        let store = SessionStore(limits: SessionLimits(creationBurst: 2, creationsPerSecond: 0.001), screens: [])
+        let store = SessionRegistry(limits: SessionLimits(creationBurst: 2, creationsPerSecond: 0.001), screens: [])
         _ = try await store.create(from: "2001:db8:1:2::1")
         _ = try await store.create(from: "2001:db8:1:2:ffff::7")
         await #expect(throws: ViewModelError.self) { try await store.create(from: "2001:db8:1:2::99") }
@@ -34,7 +34,7 @@ struct SessionQuotaTests {
     @Test func anAddressOverItsLimitLosesItsOwnOldestSessionNeverAnotherClients() async throws {
         let now = ManualNow()
         let durable = MemoryStore()
-        let store = SessionStore(
+        let store = SessionRegistry(
             limits: SessionLimits(maxSessions: 100, perAddress: 3), screens: [], store: durable, now: now.read
         )
         let victim = try await store.create(from: "10.0.0.9")
@@ -56,7 +56,7 @@ struct SessionQuotaTests {
 
     @Test func whenMemoryIsFullTheBusiestAddressLosesASessionFirst() async throws {
         let now = ManualNow()
-        let store = SessionStore(limits: SessionLimits(maxSessions: 4, perAddress: 10), screens: [], now: now.read)
+        let store = SessionRegistry(limits: SessionLimits(maxSessions: 4, perAddress: 10), screens: [], now: now.read)
         let quiet = try await store.create(from: "10.0.0.9")
         for _ in 0..<6 {
             now.advance(.seconds(1))
@@ -68,7 +68,7 @@ struct SessionQuotaTests {
 
     @Test func anOpenEventStreamKeepsItsSessionAlivePastTheIdleTimeout() async throws {
         let now = ManualNow()
-        let store = SessionStore(limits: SessionLimits(idleTimeout: .seconds(60)), screens: [], now: now.read)
+        let store = SessionRegistry(limits: SessionLimits(idleTimeout: .seconds(60)), screens: [], now: now.read)
         let watching = try await store.create()
         let idle = try await store.create()
         store.streamChanged(watching, opened: true)

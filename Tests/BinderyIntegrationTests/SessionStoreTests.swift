@@ -15,7 +15,7 @@ struct SessionStoreTests {
 
 
     @Test func tokensAre128RandomBitsAndUnknownTokensAreNotAdopted() async throws {
-        let store = SessionStore(limits: SessionLimits(), screens: [])
+        let store = SessionRegistry(limits: SessionLimits(), screens: [])
         var tokens: [String] = []
         for _ in 0..<100 { tokens.append(try await store.create().token) }
         #expect(Set(tokens).count == 100)
@@ -26,7 +26,7 @@ struct SessionStoreTests {
     }
 
     @Test func aTokenFindsItsSessionOnlyInItsOwnLowercaseSpelling() async throws {
-        let store = SessionStore(limits: SessionLimits(), screens: [])
+        let store = SessionRegistry(limits: SessionLimits(), screens: [])
         let session = try await store.create()
         #expect(session.token.allSatisfy { $0.isNumber || ("a"..."f").contains($0) })
         #expect(store.session(for: session.token[...]) === session)
@@ -38,7 +38,7 @@ struct SessionStoreTests {
 
     @Test func idleSessionsExpireAndUseKeepsThemAlive() async throws {
         let now = ManualNow()
-        let store = SessionStore(limits: SessionLimits(idleTimeout: .seconds(60)), screens: [], now: now.read)
+        let store = SessionRegistry(limits: SessionLimits(idleTimeout: .seconds(60)), screens: [], now: now.read)
         let kept = try await store.create()
         let idle = try await store.create()
         now.advance(.seconds(45))
@@ -54,7 +54,7 @@ struct SessionStoreTests {
     @Test func theLeastRecentlyUsedSessionLeavesMemoryWhenFullAndComesBackFromTheStore() async throws {
         let now = ManualNow()
         let durable = MemoryStore()
-        let store = SessionStore(limits: SessionLimits(maxSessions: 2), screens: [], store: durable, now: now.read)
+        let store = SessionRegistry(limits: SessionLimits(maxSessions: 2), screens: [], store: durable, now: now.read)
         let first = try await store.create()
         now.advance(.seconds(1))
         let second = try await store.create()
@@ -76,7 +76,7 @@ struct SessionStoreTests {
     @Test func theStoresTrimTakesSessionsMemoryLetGoNeverAQuietLiveOne() async throws {
         let now = ManualNow()
         let durable = MemoryStore()
-        let store = SessionStore(limits: SessionLimits(maxSessions: 3), screens: [], store: durable, now: now.read)
+        let store = SessionRegistry(limits: SessionLimits(maxSessions: 3), screens: [], store: durable, now: now.read)
         let quiet = try await store.create(from: "10.0.0.1")
         now.advance(.seconds(10))
         var flood: [Session] = []

@@ -10,7 +10,7 @@ struct ShutdownTests {
     @Test func waitingRequestsGet503WithRetryAfterAndARunningCommandIsRecordedInterrupted() async throws {
         let gate = Gate()
         let store = MemoryStore()
-        let server = try TestServer.start(store: store, screens: JobsViewModel.screens(gate: gate))
+        let server = try await TestServer.start(store: store, app: JobsViewModel.app(gate: gate))
         let client = try await server.newSession()
 
         // A command whose client waits for its end; once it shows as executing, a long-poll for
@@ -41,7 +41,7 @@ struct ShutdownTests {
         }
 
         // The store says the command was interrupted; a restarted server shows it so.
-        try await TestServer.with(store: store, screens: JobsViewModel.screens(gate: gate)) { restarted in
+        try await TestServer.with(store: store, app: JobsViewModel.app(gate: gate)) { restarted in
             var again = restarted.anonymousClient()
             again.token = client.token
             let snapshot = try await again.request("GET", "/api/views/jobs")

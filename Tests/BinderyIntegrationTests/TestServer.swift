@@ -1,16 +1,19 @@
-import BinderyBinding
-import BinderyFeatures
-import BinderyHTTP
+import Bindery
 import BinderyStore
 import BinderyUpstream
 import Logging
+import SeedApps
 
 /// A real Bindery server on an ephemeral loopback port, for one test.
 struct TestServer {
-    let application: BinderyApplication
+    let application: BinderyServer
     let port: Int
 
-    /// Starts a server with fast upstream settings unless the test gives its own.
+    /// Makes the app a test server serves.
+    typealias AppFactory = @Sendable (AppContext) -> BinderyApp
+
+    /// Starts a server of the seed apps — with fast upstream settings and the first-start recipes
+    /// unless the test gives its own — or of the test's own `app`.
     static func start(
         upstream: UpstreamSettings = .fast,
         sessions: SessionLimits = SessionLimits(),
@@ -18,26 +21,26 @@ struct TestServer {
         maxBodyBytes: Int = 64 * 1024,
         clock: any Clock<Duration> = ContinuousClock(),
         store: any SessionStateStore = MemoryStore(),
-        recipes: RecipeBook? = nil,
-        screens: BinderyApplication.ScreenFactory? = nil,
+        recipes: [Recipe] = FirstStartRecipes.all,
+        app: AppFactory? = nil,
         trustForwardedFor: Bool = false,
         secureCookies: Bool = false
-    ) throws -> TestServer {
+    ) async throws -> TestServer {
         var logger = Logger(label: "bindery-test")
         logger.logLevel = .error
         let configuration = BinderyConfiguration(
             server: ServerConfiguration(host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes),
-            publicDirectory: nil,
+            servesClient: false,
             sessions: sessions,
             streams: streams,
-            upstream: upstream,
             trustForwardedFor: trustForwardedFor,
             secureCookies: secureCookies
         )
-        let application = BinderyApplication(
-            configuration: configuration, logger: logger, store: store, clock: clock, recipes: recipes, screens: screens
-        )
-        let port = try application.start()
+        let build = app ?? { context in
+            SeedApps(upstream: upstream, recipes: .recipes(firstStart: recipes), context: context).app
+        }
+        let application = BinderyServer(configuration: configuration, logger: logger, store: store, clock: clock, app: build)
+        let port = try await application.start()
         return TestServer(application: application, port: port)
     }
 
@@ -61,15 +64,15 @@ struct TestServer {
         streams: StreamLimits = StreamLimits(),
         clock: any Clock<Duration> = ContinuousClock(),
         store: any SessionStateStore = MemoryStore(),
-        recipes: RecipeBook? = nil,
-        screens: BinderyApplication.ScreenFactory? = nil,
+        recipes: [Recipe] = FirstStartRecipes.all,
+        app: AppFactory? = nil,
         trustForwardedFor: Bool = false,
         secureCookies: Bool = false,
         _ body: (TestServer) async throws -> T
     ) async throws -> T {
-        let server = try start(
+        let server = try await start(
             upstream: upstream, sessions: sessions, streams: streams, clock: clock, store: store, recipes: recipes,
-            screens: screens, trustForwardedFor: trustForwardedFor, secureCookies: secureCookies
+            app: app, trustForwardedFor: trustForwardedFor, secureCookies: secureCookies
         )
         do {
             let result = try await body(server)

@@ -1,5 +1,5 @@
 import BinderyRuntime
-import BinderyViewModelTesting
+import BinderyTesting
 import Testing
 
 /// The exhaustive tester itself: it must fail when a change goes unasserted and when work is

@@ -1,36 +1,40 @@
 import BinderyRuntime
 
-/// Small builders shared by the parts of the OpenAPI document.
-enum OpenAPI {
+/// Small builders of OpenAPI 3.1 JSON, for the server's document and an app's own ``Route``s.
+///
+/// The document's shared components can be referred to by name: responses `BadRequest`,
+/// `NotFound`, `ContentTooLarge`, `UnsupportedMediaType`, `HeaderFieldsTooLarge`, `ShuttingDown`;
+/// the schema `Problem`.
+public enum OpenAPI {
     /// `{"$ref": "#/components/<kind>/<name>"}`.
-    static func ref(_ kind: String, _ name: String) -> JSONValue {
+    public static func ref(_ kind: String, _ name: String) -> JSONValue {
         ["$ref": .string("#/components/\(kind)/\(name)")]
     }
 
     /// A reference to a shared schema.
-    static func schema(_ name: String) -> JSONValue { ref("schemas", name) }
+    public static func schema(_ name: String) -> JSONValue { ref("schemas", name) }
 
     /// A reference to a shared response.
-    static func response(_ name: String) -> JSONValue { ref("responses", name) }
+    public static func response(_ name: String) -> JSONValue { ref("responses", name) }
 
     /// A reference to a shared parameter.
-    static func parameter(_ name: String) -> JSONValue { ref("parameters", name) }
+    public static func parameter(_ name: String) -> JSONValue { ref("parameters", name) }
 
     /// A reference to a shared header.
-    static func header(_ name: String) -> JSONValue { ref("headers", name) }
+    public static func header(_ name: String) -> JSONValue { ref("headers", name) }
 
     /// `{"<media>": {"schema": <schema>}}`.
-    static func content(_ schema: JSONValue, as media: String = "application/json") -> JSONValue {
+    public static func content(_ schema: JSONValue, as media: String = "application/json") -> JSONValue {
         .object([media: ["schema": schema]])
     }
 
     /// A response carrying an RFC 9457 problem.
-    static func problem(_ description: String) -> JSONValue {
+    public static func problem(_ description: String) -> JSONValue {
         ["description": .string(description), "content": content(schema("Problem"), as: "application/problem+json")]
     }
 
     /// A plain-text string schema.
-    static let string: JSONValue = ["type": "string"]
+    public static let string: JSONValue = ["type": "string"]
 
     /// The credentials view-model routes take: none (a session is created on first use), a
     /// bearer token or the session cookie.
@@ -39,5 +43,30 @@ enum OpenAPI {
     /// `Name` for `name`: the first letter upper-cased, for operation ids.
     static func capitalized(_ name: String) -> String {
         name.prefix(1).uppercased() + name.dropFirst()
+    }
+
+    /// An operation (no credentials needed) answering `ok` with 200, the shared 431, and `also`.
+    public static func operation(
+        _ id: String, tag: String, summary: String, description: String? = nil, ok: JSONValue,
+        also: [String: JSONValue] = [:]
+    ) -> JSONValue {
+        var operation: [String: JSONValue] = [
+            "operationId": .string(id),
+            "tags": [.string(tag)],
+            "summary": .string(summary),
+            "responses": .object(["200": ok, "431": response("HeaderFieldsTooLarge")].merging(also) { $1 }),
+        ]
+        if let description { operation["description"] = .string(description) }
+        return .object(operation)
+    }
+
+    /// An object schema of `properties`, no others allowed; all required unless `required` says.
+    public static func object(_ properties: [String: JSONValue], required: [String]? = nil) -> JSONValue {
+        [
+            "type": "object",
+            "properties": .object(properties),
+            "additionalProperties": false,
+            "required": .array((required ?? properties.keys.sorted()).map(JSONValue.string)),
+        ]
     }
 }

@@ -1,10 +1,10 @@
 import BinderyRuntime
 
 /// The thin client's URLs: `/`, one page per screen and child route, and the static files.
-/// Present only when the server has a public directory.
+/// Present unless the server runs without its client.
 enum OpenAPIClientPaths {
     /// What every page says about where it comes from.
-    private static let present = "Present when the server has a public directory (`--public-dir`, default `Public`)."
+    private static let present = "Present unless the server runs without its thin client (`--no-client`)."
 
     /// The client's paths for `routes`.
     static func paths(for routes: [OpenAPIViewRoute]) -> [String: JSONValue] {

@@ -27,14 +27,15 @@ enum OpenAPIInfo {
         ),
     ]
 
-    /// One tag per screen (its operations and its child routes'), then the fixed groups.
-    static func tags(for screens: [Screen], servesClient: Bool) -> JSONValue {
+    /// One tag per screen (its operations and its child routes'), the app's own, then the fixed
+    /// groups.
+    static func tags(for screens: [Screen], adding own: [JSONValue], servesClient: Bool) -> JSONValue {
         var tags: [JSONValue] = [["name": "sessions"], ["name": "views", "description": "The screen catalogue."]]
         tags += screens.map { ["name": .string($0.name), "description": .string($0.schema.summary)] }
-        tags.append(["name": "upstream", "description": "The built-in fake upstream."])
+        tags += own
         tags.append(["name": "operations"])
         if servesClient {
-            tags.append(["name": "client", "description": "The thin browser client in `Public/`."])
+            tags.append(["name": "client", "description": "The thin browser client: its pages, one per screen."])
         }
         return .array(tags)
     }

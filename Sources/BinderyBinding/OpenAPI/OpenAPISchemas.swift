@@ -14,7 +14,7 @@ enum OpenAPISchemas {
             "ScreenCatalog": object(["views": ["type": "array", "items": OpenAPI.schema("Screen")]]),
             "Screen": screen,
             "ChildRoute": childRoute,
-        ].merging(OpenAPIUpstreamSchemas.all) { first, _ in first }
+        ]
     }
 
     /// An RFC 9457 problem with Bindery's extension members.
@@ -79,11 +79,6 @@ enum OpenAPISchemas {
 
     /// A closed object schema; every member is required unless `required` says otherwise.
     static func object(_ properties: [String: JSONValue], required: [String]? = nil) -> JSONValue {
-        [
-            "type": "object",
-            "properties": .object(properties),
-            "additionalProperties": false,
-            "required": .array((required ?? properties.keys.sorted()).map(JSONValue.string)),
-        ]
+        OpenAPI.object(properties, required: required)
     }
 }

@@ -1,0 +1,68 @@
+import ArgumentParser
+import BinderyBinding
+
+extension BinderyApp {
+    /// Runs the app as an executable: `serve` (the default) with every ``ServeOptions`` option
+    /// (`--host`, `--port`, `--store`, …, and their `BINDERY_*` variables), or `openapi` to print
+    /// the OpenAPI document; `--help` lists them.
+    ///
+    /// ```swift
+    /// @main
+    /// enum Server {
+    ///     static func main() async {
+    ///         await BinderyApp(screens: [Screen("counter", title: "Counter") { CounterViewModel() }]).main()
+    ///     }
+    /// }
+    /// ```
+    public func main() async {
+        await Self.main { _ in self }
+    }
+
+    /// Runs the app `build` makes as an executable (see ``main()``); `build` gets the server's
+    /// clock, log and metrics.
+    public static func main(_ build: @escaping @Sendable (AppContext) throws -> BinderyApp) async {
+        do {
+            var command = try AppCommand.parseAsRoot()
+            switch command {
+            case let serve as AppCommand.Serve:
+                try await serve.options.serve(app: build)
+            case let openAPI as AppCommand.OpenAPI:
+                try openAPI.options.printOpenAPIDocument(app: build)
+            default:
+                try command.run()
+            }
+        } catch {
+            AppCommand.exit(withError: error)
+        }
+    }
+}
+
+/// The command line ``BinderyApp/main()`` reads: `serve` (the default) and `openapi`.
+struct AppCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: CommandLine.arguments.first.flatMap { $0.split(separator: "/").last.map(String.init) },
+        abstract: "Serve MVVM view models over HTTP: snapshots, PATCHed inputs, POSTed commands, pushed events.",
+        discussion: """
+            Every option can also be set with an environment variable named after it: BINDERY_ followed by the \
+            option in upper case with dashes as underscores (e.g. BINDERY_PORT=9000). A flag on the command line \
+            wins over the environment.
+            """,
+        subcommands: [Serve.self, OpenAPI.self],
+        defaultSubcommand: Serve.self
+    )
+
+    /// `serve`: runs the server until SIGINT or SIGTERM.
+    struct Serve: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Serve the view models, the thin client and the API (the default).")
+        @OptionGroup var options: ServeOptions
+    }
+
+    /// `openapi`: prints the OpenAPI document without serving.
+    struct OpenAPI: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "openapi",
+            abstract: "Print the OpenAPI 3.1 document of the server these options describe, without serving."
+        )
+        @OptionGroup var options: ServeOptions
+    }
+}

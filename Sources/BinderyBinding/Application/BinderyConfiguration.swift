@@ -1,0 +1,68 @@
+import BinderyHTTP
+import BinderyStore
+
+/// Everything a Bindery server is configured with; the defaults are the embedded local mode.
+/// ``ServeOptions`` reads one from the command line and `BINDERY_*` variables.
+public struct BinderyConfiguration: Sendable {
+    /// Address, workers and connection limits of the HTTP server.
+    public var server: ServerConfiguration
+    /// Where sessions and shared models last: a SQLite file (the default), memory, or PostgreSQL
+    /// for several nodes.
+    public var store: StoreLocation
+    /// The app's own static files, layered over the thin client (``clientDirectory``): its screens'
+    /// templates (`screens/<name>.html`) and anything that overrides the client's files. Nil: none.
+    public var publicDirectory: String?
+    /// The thin client served at `/` (Bindery's `Client/`): found next to the executable or in
+    /// Bindery's sources when nil. ``publicDirectory`` is layered over it.
+    public var clientDirectory: String?
+    /// Whether to serve the thin client and the pages at all (`/`, `/<screen>`); the API is
+    /// served either way.
+    public var servesClient: Bool
+    /// Session lifetime and count.
+    public var sessions: SessionLimits
+    /// Event-stream bounds and heartbeat.
+    public var streams: StreamLimits
+    /// How long a long-poll waits when the client does not send `Prefer: wait=N`.
+    public var longPollWait: Duration
+    /// How often idle sessions are swept away.
+    public var sweepInterval: Duration
+    /// Whether a proxy in front (nginx) says who the client is in `X-Forwarded-For`: the
+    /// per-address session limits then count that address instead of the proxy's.
+    public var trustForwardedFor: Bool
+    /// Whether the session cookie is always `Secure`: the server is reached over TLS only (behind
+    /// a TLS proxy). Behind a trusted proxy (``trustForwardedFor``) it is also `Secure` whenever
+    /// the proxy says `X-Forwarded-Proto: https`.
+    public var secureCookies: Bool
+    /// On a shared store (several nodes), how long a deferred command stays shown as running
+    /// after its node last renewed its lease on it; the node renews it every third of this.
+    public var commandLease: Duration
+
+    /// Creates a configuration; every argument has the local-mode default.
+    public init(
+        server: ServerConfiguration = ServerConfiguration(),
+        store: StoreLocation = .default,
+        publicDirectory: String? = "Public",
+        clientDirectory: String? = nil,
+        servesClient: Bool = true,
+        sessions: SessionLimits = SessionLimits(),
+        streams: StreamLimits = StreamLimits(),
+        longPollWait: Duration = .seconds(30),
+        sweepInterval: Duration = .seconds(60),
+        trustForwardedFor: Bool = false,
+        secureCookies: Bool = false,
+        commandLease: Duration = .seconds(15)
+    ) {
+        self.server = server
+        self.store = store
+        self.publicDirectory = publicDirectory
+        self.clientDirectory = clientDirectory
+        self.servesClient = servesClient
+        self.sessions = sessions
+        self.streams = streams
+        self.longPollWait = longPollWait
+        self.sweepInterval = sweepInterval
+        self.trustForwardedFor = trustForwardedFor
+        self.secureCookies = secureCookies
+        self.commandLease = commandLease
+    }
+}

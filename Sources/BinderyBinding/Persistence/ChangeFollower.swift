@@ -1,0 +1,26 @@
+import BinderyStore
+
+/// Follows the commits announced by a shared store (PostgreSQL's LISTEN/NOTIFY): when another
+/// node commits a version of a view model this node holds, the view model is reloaded and its
+/// watchers here get the new version pushed. After a dropped and re-established feed, every
+/// view model held here is caught up from the store, so no watcher misses a version.
+struct ChangeFollower: Sendable {
+    let feed: any ChangeFeed
+    let sessions: SessionRegistry
+    let metrics: BinderyMetrics
+
+    /// Runs until the feed ends (the store closed) or the task is cancelled.
+    func run() async {
+        for await change in feed.changes() {
+            switch change {
+            case .changed(let change):
+                // Our own commits are already shown: refresh does nothing for them.
+                guard let session = sessions.live(hash: change.key.session) else { continue }
+                metrics.storeNotification(lag: nil)
+                await session.graph.refresh(change.key.path, toVersion: change.version)
+            case .resynchronize:
+                for session in sessions.liveSessions { await session.graph.refreshAll() }
+            }
+        }
+    }
+}

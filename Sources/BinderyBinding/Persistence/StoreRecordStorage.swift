@@ -1,0 +1,83 @@
+import BinderyRuntime
+import BinderyStore
+import Foundation
+
+/// A shared model's records in Bindery's session store, so they last on SQLite, in memory and on
+/// PostgreSQL with no store code of their own.
+///
+/// They live under a reserved pseudo-session (``session``, 32 bytes of `0xff`, no token hashes
+/// to it in practice) created with `Date.distantFuture` as its times: idle purges (`last use <
+/// cutoff`) never pick it and LRU eviction takes it last (only a limit of 0 sessions would). Each
+/// record is one view-model record at `<model>/<id>` (the recipes: `recipes/<id>`) whose state is
+/// the record's JSON and whose version is the record's; a deleted record is a write of `null` (a
+/// tombstone). Every write names the version it replaces, so a second node writing the same record
+/// gets a conflict.
+package struct StoreRecordStorage: SharedRecordStorage {
+    /// The pseudo-session holding every shared model's records.
+    package static let session = SessionTokenHash(bytes: Data(repeating: 0xff, count: SessionTokenHash.byteCount))!
+
+    private let store: any SessionStateStore
+    /// `<model>/`: the path prefix of this model's records.
+    private let prefix: String
+
+    private init(store: any SessionStateStore, model: String) {
+        self.store = store
+        self.prefix = model + "/"
+    }
+
+    /// The storage of the model named `model` in `store`, creating the pseudo-session when it is
+    /// missing.
+    static func open(store: any SessionStateStore, model: String) async throws(SharedRecordError) -> StoreRecordStorage {
+        do {
+            if try await store.session(session) == nil {
+                do {
+                    _ = try await store.createSession(session, at: .distantFuture)
+                } catch StoreError.sessionExists {
+                    // Another node created it first.
+                }
+            }
+        } catch {
+            throw .unavailable(reason: "\(error)")
+        }
+        return StoreRecordStorage(store: store, model: model)
+    }
+
+    /// The record id a changed view-model key names in the model `model`, if it is one of its.
+    static func recordID(of key: ViewModelKey, model: String) -> String? {
+        guard key.session == session, key.path.hasPrefix(model + "/") else { return nil }
+        return String(key.path.dropFirst(model.count + 1))
+    }
+
+    /// Every record of the model, tombstones included.
+    package func loadAll() async throws(SharedStorageError) -> [StoredRecord] {
+        let records: [ViewModelRecord]
+        do {
+            records = try await store.viewModels(of: Self.session)
+        } catch {
+            throw .unavailable(reason: "\(error)")
+        }
+        return records.compactMap { record in
+            guard record.key.path.hasPrefix(prefix) else { return nil }
+            let isTombstone = record.state == Data("null".utf8)
+            return StoredRecord(
+                id: String(record.key.path.dropFirst(prefix.count)), version: record.version,
+                state: isTombstone ? nil : record.state
+            )
+        }
+    }
+
+    /// Writes the record's JSON (or a tombstone) at its version, replacing `expected`.
+    package func write(_ record: StoredRecord, replacing expected: Int?) async throws(SharedStorageError) {
+        let write = ViewModelWrite(
+            key: ViewModelKey(session: Self.session, path: prefix + record.id), expected: expected,
+            version: record.version, state: record.state ?? Data("null".utf8), snapshot: nil, at: Date()
+        )
+        do {
+            try await store.commit([write])
+        } catch StoreError.conflict {
+            throw .conflict(id: record.id)
+        } catch {
+            throw .unavailable(reason: "\(error)")
+        }
+    }
+}

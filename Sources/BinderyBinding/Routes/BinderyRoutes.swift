@@ -1,0 +1,103 @@
+import BinderyHTTP
+import BinderyRuntime
+import BinderyStore
+import HTTPTypes
+import Logging
+
+/// The route table: which URL goes to which responder, behind which middleware, documented how.
+/// Every fixed route is registered once, here, with its OpenAPI operation; the document served
+/// at `/openapi.json` is made from what was registered.
+struct BinderyRoutes {
+    let configuration: BinderyConfiguration
+    let app: BinderyApp
+    let sessions: SessionRegistry
+    let streams: EventStreams
+    let metrics: BinderyMetrics
+    /// The store's writer, for `/metrics` (nil for the memory store).
+    let commits: (any GroupCommitReporting)?
+    let logger: Logger
+    let ready: @Sendable () -> Bool
+
+    /// Builds the router, and the OpenAPI document of its routes. API routes come first; static
+    /// files catch what is left.
+    func build() -> (router: Router, document: [UInt8]) {
+        var table = DocumentedRoutes()
+        let resolver = SessionResolver(
+            store: sessions, trustForwardedFor: configuration.trustForwardedFor, secureCookies: configuration.secureCookies
+        )
+        let views = ViewRoutes(
+            sessions: resolver, schemas: ViewSchemaIndex(screens: app.screens), streams: streams, metrics: metrics,
+            defaultLongPollWait: configuration.longPollWait
+        )
+        let client = configuration.servesClient ? ClientFiles(configuration: configuration, logger: logger) : nil
+        table.group([CrossSiteCheck()]) { group in
+            group.add(.post, "/api/sessions", SessionRoutes(store: sessions, resolver: resolver), OpenAPIFixedPaths.createSession)
+            // Views decide their own Allow: a snapshot, its events and its commands differ.
+            for method in [.get, .patch, .post, .put, .delete, .options] as [HTTPRequest.Method] {
+                group.add(method, "/api/views/{rest...}", views, nil)
+            }
+            for route in app.routes {
+                group.add(route.method, route.path, route.responder, route.operation)
+            }
+        }
+        table.add(.get, "/api/views", ScreenCatalog(screens: app.screens), OpenAPIFixedPaths.listScreens)
+        let health = HealthRoutes(ready: ready)
+        table.add(.get, "/healthz", health, OpenAPIFixedPaths.healthz)
+        table.add(.get, "/readyz", health, OpenAPIFixedPaths.readyz)
+        table.add(
+            .get, "/metrics", MetricsRoute(metrics: metrics, sessions: sessions, streams: streams, commits: commits),
+            OpenAPIFixedPaths.metrics
+        )
+        // The document lists itself, then is made from everything registered.
+        table.document(.get, "/openapi.json", OpenAPIFixedPaths.openAPI)
+        let document = OpenAPIDocument(
+            screens: app.screens, paths: table.paths, additions: app.openAPI, servesClient: client != nil
+        )
+        let encoded = document.encoded
+        table.add(.get, "/openapi.json", OpenAPIRoute(document: encoded), nil)
+        if let client { client.register(on: &table.router, screens: app.screens) }
+        return (table.router, encoded)
+    }
+}
+
+/// A router and the OpenAPI operations of its routes, registered together.
+struct DocumentedRoutes {
+    var router = Router()
+    /// `paths` of the OpenAPI document: path item objects by path.
+    private(set) var paths: [String: JSONValue] = [:]
+
+    /// Registers `responder` and its OpenAPI `operation` (nil: undocumented, or documented elsewhere).
+    mutating func add(_ method: HTTPRequest.Method, _ path: String, _ responder: some HTTPResponder, _ operation: JSONValue?) {
+        router.add(method, path, responder)
+        if let operation { document(method, path, operation) }
+    }
+
+    /// Records the OpenAPI `operation` of `method` on `path`.
+    mutating func document(_ method: HTTPRequest.Method, _ path: String, _ operation: JSONValue) {
+        var item = paths[path]?.objectValue ?? [:]
+        item[method.rawValue.lowercased()] = operation
+        paths[path] = .object(item)
+    }
+
+    /// Registers the routes `register` adds behind `middleware`.
+    mutating func group(_ middleware: [any HTTPMiddleware], _ register: (inout Group) -> Void) {
+        var group = Group()
+        register(&group)
+        router.group(middleware) { routes in
+            for route in group.routes { routes.add(route.method, route.path, route.responder) }
+        }
+        for route in group.routes {
+            if let operation = route.operation { document(route.method, route.path, operation) }
+        }
+    }
+
+    /// The routes of one group, before they are registered.
+    struct Group {
+        fileprivate var routes: [(method: HTTPRequest.Method, path: String, responder: any HTTPResponder, operation: JSONValue?)] = []
+
+        /// Adds `responder` and its OpenAPI `operation`.
+        mutating func add(_ method: HTTPRequest.Method, _ path: String, _ responder: any HTTPResponder, _ operation: JSONValue?) {
+            routes.append((method, path, responder, operation))
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import BinderyHTTP
+import BinderyRuntime
+import Foundation
+import Logging
+
+/// The thin client a server serves at `/`: the app's own public directory layered over Bindery's
+/// client (`Sources/BinderyBinding/Client`), its pages at every screen's URL, and a page rather
+/// than a problem for a browser that asks for an address that is neither.
+struct ClientFiles {
+    /// The layers' folders, the app's first.
+    let roots: [String]
+
+    /// The layers `configuration` names: its ``BinderyConfiguration/publicDirectory`` (when it
+    /// exists) over its ``BinderyConfiguration/clientDirectory`` or the client found by
+    /// ``locateClient()``. A missing client is logged: the API is served without pages.
+    init(configuration: BinderyConfiguration, logger: Logger) {
+        var roots: [String] = []
+        if let own = configuration.publicDirectory, Self.isDirectory(own) { roots.append(own) }
+        if let client = configuration.clientDirectory ?? Self.locateClient() {
+            roots.append(client)
+        } else {
+            logger.warning("The thin client's files were not found next to the executable nor in Bindery's sources: serving the API only")
+        }
+        self.roots = roots
+    }
+
+    /// Bindery's own client: the resource bundle SwiftPM puts next to the executable
+    /// (`Bindery_BinderyBinding.resources/Client`; a copied binary needs that folder beside it),
+    /// else the sources this file was built from (a checkout, or the package's checkout under a
+    /// developer's `.build/`).
+    static func locateClient() -> String? {
+        let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath()
+        let besides = Bundle.main.bundleURL.path
+        let candidates = [
+            besides + "/Bindery_BinderyBinding.resources/Client",
+            besides + "/Bindery_BinderyBinding.bundle/Client",
+            executable.deletingLastPathComponent().path + "/Bindery_BinderyBinding.resources/Client",
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path + "/Client",
+        ]
+        return candidates.first { isDirectory($0) && FileManager.default.fileExists(atPath: $0 + "/index.html") }
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var directory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
+    }
+
+    /// Registers the pages and files: every screen's URL and its children's get the page, `/` too;
+    /// anything else is a file of a layer, or the fallback.
+    func register(on router: inout Router, screens: [Screen]) {
+        guard !roots.isEmpty else { return }
+        let files = StaticFiles(roots: roots)
+        let shell = PageShell(roots: files.rootPaths)
+        for screen in screens {
+            router.add(.get, "/\(screen.name)", shell)
+            router.add(.get, "/\(screen.name)/{rest...}", shell)
+        }
+        router.add(.get, "/", shell)
+        router.add(.get, "/index.html", shell)
+        // The icon browsers ask for by name is the SVG one the page links.
+        router.add(.get, "/favicon.ico", immediate: { _ in
+            Response(status: .movedPermanently, headers: [.location: "/favicon.svg"], body: .bytes([]))
+        }, handler: { _ in
+            Response(status: .movedPermanently, headers: [.location: "/favicon.svg"], body: .bytes([]))
+        })
+        router.add(.get, "/{rest...}", PageFallback(files: files, shell: shell, screens: Set(screens.map(\.name))))
+    }
+}

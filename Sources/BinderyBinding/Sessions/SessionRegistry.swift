@@ -1,0 +1,297 @@
+import BinderyRuntime
+import BinderyStore
+import Foundation
+import Synchronization
+
+/// The live sessions, by token: creation, lookup, idle expiry and least-recently-used eviction,
+/// in memory in front of the durable store.
+///
+/// Lookups of live sessions are synchronous under a lock, so a cached read needs no task hop.
+/// A session that is not in memory (after a restart, or evicted from memory) is restored from
+/// the store on its first request; memory is a cache, the store is what lasts.
+public final class SessionRegistry: Sendable {
+    private let sessions = Mutex(LiveSessions())
+    private let restoring = Mutex<[SessionSecret: Task<Session?, any Error>]>([:])
+    private let limits: SessionLimits
+    private let screens: [String: Screen]
+    private let store: any SessionStateStore
+    private let now: @Sendable () -> ContinuousClock.Instant
+    private let wallClock: @Sendable () -> Date
+    private let metrics: BinderyMetrics?
+    private let quota: CreationQuota
+    private let commandLease: TimeInterval
+    private let reserved: Set<SessionTokenHash>
+    /// Sessions closed since the last sweep began (see ``sweep()``).
+    private let closedSinceSweep = Atomic<Int>(0)
+    /// What every session's persistence shares.
+    private let persistenceContext: StorePersistence.Context
+
+    /// Creates a store whose sessions' graphs serve `screens` and commit to `store`.
+    ///
+    /// `now` is the clock for idle expiry and `wallClock` the time written to the store; tests
+    /// pass ones they advance by hand. `reserved` are store entries that are not clients'
+    /// sessions (the shared recipes): the store's trim never deletes them.
+    public init(
+        limits: SessionLimits,
+        screens: [Screen],
+        store: any SessionStateStore = MemoryStore(),
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
+        wallClock: @escaping @Sendable () -> Date = { Date() },
+        commandLease: TimeInterval = 15,
+        reserved: Set<SessionTokenHash> = [],
+        metrics: BinderyMetrics? = nil
+    ) {
+        self.commandLease = commandLease
+        self.reserved = reserved
+        self.metrics = metrics
+        self.limits = limits
+        self.quota = CreationQuota(burst: limits.creationBurst, perSecond: limits.creationsPerSecond)
+        self.screens = Screen.byName(screens)
+        self.store = store
+        self.now = now
+        self.wallClock = wallClock
+        self.persistenceContext = .init(store: store, now: wallClock, commandLease: commandLease, metrics: metrics)
+    }
+
+    /// The number of live sessions in memory.
+    public var count: Int { sessions.withLock { $0.count } }
+
+    /// Creates a session for a client at `address`, committed to the store before it is answered.
+    ///
+    /// An address that created too many too fast is refused (``ViewModelError/tooManySessions(retryAfter:)``).
+    /// One over its own limit loses its own least recently used session (closed and deleted);
+    /// when memory is full, the least recently used session of the address holding the most
+    /// leaves memory (it stays in the store).
+    public func create(from address: String? = nil) async throws(ViewModelError) -> Session {
+        let key = address.map(CreationQuota.key(for:))
+        if let key, let wait = quota.admit(key, at: now()) {
+            throw .tooManySessions(retryAfter: max(1, Int(wait.timeInterval.rounded(.up))))
+        }
+        let secret = SessionSecret.random()
+        let hash = SessionTokenHash(token: secret.token)
+        do {
+            _ = try await store.createSession(hash, at: wallClock())
+        } catch {
+            throw .storeUnavailable
+        }
+        let session = makeSession(secret: secret, hash: hash, restored: [:], address: key)
+        insert(session)
+        return session
+    }
+
+    /// Records that an event stream of `session` opened or ended: an open stream keeps the
+    /// session in use (it is neither expired nor evicted first while a tab watches).
+    public func streamChanged(_ session: Session, opened: Bool) {
+        session.streamChanged(opened: opened, at: now())
+    }
+
+    /// The live session with this token, marked as used; nil for unknown or expired tokens and
+    /// for sessions that are only in the store (see ``restore(_:)``).
+    public func session(for token: Substring) -> Session? {
+        guard let secret = SessionSecret(token: token) else { return nil }
+        let instant = now()
+        let (found, expired) = sessions.withLock { sessions -> (Session?, Session?) in
+            guard let session = sessions[secret] else { return (nil, nil) }
+            guard session.lastActive(at: instant) >= instant - limits.idleTimeout else {
+                sessions[session.secret] = nil
+                return (nil, session)
+            }
+            session.touch(instant)
+            return (session, nil)
+        }
+        close(expired.map { [$0] } ?? [])
+        return found
+    }
+
+    /// The session with this token: the live one, or the one the store keeps, restored (its
+    /// view models come back lazily with their versions). Nil for unknown or idle-expired ones.
+    public func restore(_ token: Substring) async throws(ViewModelError) -> Session? {
+        if let live = session(for: token) { return live }
+        guard let key = SessionSecret(token: token) else { return nil }
+        let task = restoring.withLock { restoring in
+            if let running = restoring[key] { return running }
+            let task = Task { try await self.load(key) }
+            restoring[key] = task
+            return task
+        }
+        defer { _ = restoring.withLock { $0.removeValue(forKey: key) } }
+        do {
+            return try await task.value
+        } catch {
+            throw .storeUnavailable
+        }
+    }
+
+    /// Closes sessions idle for longer than the limit, in memory and in the store, lets quiet ones
+    /// hibernate, keeps at most `maxSessions` in the store, and records the use of live ones;
+    /// returns how many left memory.
+    ///
+    /// The store's trim never deletes a session in memory (nor a reserved entry): it takes those
+    /// memory let go first. Trimmed by use alone, an idle client's live session would go while
+    /// a flooding address's sessions, pushed out of memory but more recent, stayed; its writes
+    /// would then fail and a restart would lose it.
+    @discardableResult
+    public func sweep() async -> Int {
+        // Sessions closed before this sweep began (by the previous sweep, or evicted or expired on
+        // insert) are freed by now; the ones this sweep closes count for the next sweep.
+        let closedBefore = closedSinceSweep.exchange(0, ordering: .relaxed)
+        let instant = now()
+        let (expired, live) = sessions.withLock { sessions in
+            (Self.removeExpired(from: &sessions, before: instant - limits.idleTimeout, at: instant), Array(sessions.values))
+        }
+        close(expired)
+        let hibernated = await hibernateQuietSessions(at: instant)
+        let wall = wallClock()
+        let store = store
+        // All at once: the store's writer groups them into a few transactions.
+        await withTaskGroup(of: Void.self) { group in
+            for session in live {
+                let usedAt = wall - (instant - session.lastActive(at: instant)).timeInterval
+                let hash = session.tokenHash
+                group.addTask { try? await store.touchSession(hash, at: usedAt) }
+            }
+        }
+        _ = try? await store.purgeSessions(idleSince: wall - limits.idleTimeout.timeInterval)
+        let sparing = reserved.union(live.map(\.tokenHash))
+        _ = try? await store.evictSessions(beyond: limits.maxSessions, sparing: sparing)
+        // glibc keeps what freed sessions held in its arenas (one per thread that allocated), so
+        // after a wave of sessions RSS stayed near its peak although the heap in use was back at
+        // its baseline (docs/soak/README.md: retention, not a leak). Give those pages back, at
+        // most once a sweep and only when sessions were closed: a few ms.
+        if closedBefore > 0 { AllocatorHeap.trim() }
+        return expired.count + hibernated
+    }
+
+    /// Lets quiet sessions unused for ``SessionLimits/hibernateAfter`` leave memory (they stay in
+    /// the store, and their next request restores them); returns how many left.
+    ///
+    /// A session used after the check is kept: the removal re-checks its last use under the same
+    /// lock a request's lookup marks it used under.
+    private func hibernateQuietSessions(at instant: ContinuousClock.Instant) async -> Int {
+        guard let after = limits.hibernateAfter else { return 0 }
+        let cutoff = instant - after
+        let unused = sessions.withLock { $0.values.filter { $0.lastActive(at: instant) < cutoff } }
+        var quiet: [Session] = []
+        for session in unused where await session.graph.isQuiet { quiet.append(session) }
+        let left = sessions.withLock { sessions in
+            quiet.filter { session in
+                guard sessions[session.secret] === session, session.lastActive(at: now()) < cutoff else { return false }
+                sessions[session.secret] = nil
+                return true
+            }
+        }
+        close(left)
+        metrics?.sessionsHibernated(left.count)
+        return left.count
+    }
+
+    /// The live session whose token has this hash, if it is in memory.
+    func live(hash: SessionTokenHash) -> Session? {
+        sessions.withLock { $0[hash: hash] }
+    }
+
+    /// Every session in memory.
+    var liveSessions: [Session] {
+        sessions.withLock { Array($0.values) }
+    }
+
+    /// Ends every session at server shutdown and returns the deferred commands that were
+    /// running in them (`[key: command name]`), for the store to record as interrupted.
+    public func shutDownAll() async -> [ViewModelKey: String] {
+        let live = sessions.withLock { sessions in
+            defer { sessions.removeAll() }
+            return Array(sessions.values)
+        }
+        var running: [ViewModelKey: String] = [:]
+        for session in live {
+            for (path, name) in await session.graph.shutDown() {
+                running[ViewModelKey(session: session.tokenHash, path: path)] = name
+            }
+        }
+        return running
+    }
+
+    private func load(_ secret: SessionSecret) async throws -> Session? {
+        let token = secret.token
+        let hash = SessionTokenHash(token: token)
+        guard let stored = try await store.session(hash) else { return nil }
+        guard wallClock().timeIntervalSince(stored.lastUsedAt) <= limits.idleTimeout.timeInterval else { return nil }
+        if let live = session(for: token[...]) { return live }
+        let restored = StorePersistence.restored(
+            from: try await store.viewModels(of: hash), store: store, now: wallClock(), lease: commandLease
+        )
+        let session = makeSession(secret: secret, hash: hash, restored: restored)
+        return insert(session)
+    }
+
+    private func makeSession(
+        secret: SessionSecret, hash: SessionTokenHash, restored: [String: RestoredViewModel], address: String? = nil
+    ) -> Session {
+        let persistence = StorePersistence(context: persistenceContext, session: hash)
+        return Session(
+            secret: secret, tokenHash: hash, logID: SessionToken.makeLogID(),
+            graph: ViewModelGraph(screens: screens, persistence: persistence, restored: restored), now: now(),
+            address: address
+        )
+    }
+
+    /// Adds a session to memory (or finds the one already there). Beyond its address's limit,
+    /// that address's least recently used session is closed and deleted; beyond the total, the
+    /// least recently used session of the address holding the most leaves memory.
+    @discardableResult
+    private func insert(_ session: Session) -> Session {
+        let instant = now()
+        let (kept, evicted, deleted) = sessions.withLock { sessions -> (Session, [Session], [Session]) in
+            if let existing = sessions[session.secret] { return (existing, [], []) }
+            var evicted = Self.removeExpired(from: &sessions, before: instant - limits.idleTimeout, at: instant)
+            var deleted: [Session] = []
+            if let address = session.address {
+                while sessions.count(from: address) >= limits.perAddress,
+                    let oldest = sessions.leastRecentlyActive(from: address, at: instant)
+                {
+                    sessions[oldest.secret] = nil
+                    deleted.append(oldest)
+                }
+            }
+            while sessions.count >= limits.maxSessions,
+                let oldest = sessions.leastRecentlyActive(from: sessions.busiestAddress, at: instant)
+            {
+                sessions[oldest.secret] = nil
+                evicted.append(oldest)
+            }
+            sessions[session.secret] = session
+            return (session, evicted, deleted)
+        }
+        close(evicted + deleted)
+        // An address's own surplus is gone for good: in the store too, or it would push other
+        // clients' sessions out of the store instead.
+        let store = store
+        for session in deleted {
+            Task { _ = try? await store.deleteSession(session.tokenHash) }
+        }
+        return kept
+    }
+
+    private static func removeExpired(
+        from sessions: inout LiveSessions, before limit: ContinuousClock.Instant, at now: ContinuousClock.Instant
+    ) -> [Session] {
+        let expired = sessions.values.filter { $0.lastActive(at: now) < limit }
+        expired.forEach { sessions[$0.secret] = nil }
+        return expired
+    }
+
+    private func close(_ sessions: [Session]) {
+        closedSinceSweep.add(sessions.count, ordering: .relaxed)
+        for session in sessions {
+            Task { await session.graph.close() }
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as Foundation counts time.
+    var timeInterval: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,119 @@
+import BinderyHTTP
+import HTTPTypes
+
+/// Finds the session a request belongs to, from its cookie or its bearer token.
+///
+/// Tokens never travel in URLs. An unknown bearer token is refused (401) so a script notices its
+/// session expired; a browser with an unknown or missing cookie gets a new session and cookie.
+/// An unknown token is never adopted as a new session's token.
+public struct SessionResolver: Sendable {
+    /// The name of the session cookie.
+    public static let cookieName = "bindery_session"
+
+    /// The store sessions live in.
+    public let store: SessionRegistry
+    /// Whether the client's address comes from `X-Forwarded-For` (see ``ClientAddress``), and
+    /// its scheme from `X-Forwarded-Proto`.
+    public let trustForwardedFor: Bool
+    /// Whether session cookies are always `Secure` (the server is reached over TLS only).
+    public let secureCookies: Bool
+
+    /// Creates a resolver over `store`.
+    public init(store: SessionRegistry, trustForwardedFor: Bool = false, secureCookies: Bool = false) {
+        self.store = store
+        self.trustForwardedFor = trustForwardedFor
+        self.secureCookies = secureCookies
+    }
+
+    /// The request's session if it already exists, without creating one (the fast path).
+    func existing(for request: Request) -> Session? {
+        switch credential(in: request) {
+        case .bearer(let token), .cookie(let token): store.session(for: token)
+        case nil: nil
+        }
+    }
+
+    /// The request's session, restored from the store when it is not in memory, and created
+    /// when the request carries no valid cookie.
+    ///
+    /// Returns the `Set-Cookie` value to send when a session was created. (The route group's
+    /// ``CrossSiteCheck`` has refused unsafe requests from other sites before.)
+    func session(for request: Request) async throws(Problem) -> (session: Session, setCookie: String?) {
+        switch credential(in: request) {
+        case .bearer(let token):
+            guard let session = try await restore(token) else {
+                throw Problem(
+                    status: .unauthorized, title: "Unknown session",
+                    detail: "The bearer token is unknown or expired; create a session with POST /api/sessions.",
+                    headers: [.wwwAuthenticate: "Bearer"]
+                )
+            }
+            return (session, nil)
+        case .cookie(let token):
+            if let session = try await restore(token) { return (session, nil) }
+        case nil:
+            break
+        }
+        do {
+            let session = try await store.create(from: ClientAddress.of(request, trustingForwardedFor: trustForwardedFor))
+            return (session, Self.cookie(for: session, secure: isSecure(request)))
+        } catch {
+            throw Problem(error)
+        }
+    }
+
+    private func restore(_ token: Substring) async throws(Problem) -> Session? {
+        do {
+            return try await store.restore(token)
+        } catch {
+            throw Problem(error)
+        }
+    }
+
+    /// The `Set-Cookie` value that carries a session's token; `Secure` when the client reached
+    /// the server over TLS.
+    static func cookie(for session: Session, secure: Bool) -> String {
+        "\(cookieName)=\(session.token); Path=/; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
+    }
+
+    /// Whether `request` came over TLS, as far as the server can know: always with
+    /// `secureCookies`; behind a trusted proxy, when it says `X-Forwarded-Proto: https`.
+    func isSecure(_ request: Request) -> Bool {
+        secureCookies
+            || (trustForwardedFor
+                && request.headers[HTTPField.Name("X-Forwarded-Proto")!]?.lowercased() == "https")
+    }
+
+    private enum Credential {
+        case bearer(Substring)
+        case cookie(Substring)
+    }
+
+    private func credential(in request: Request) -> Credential? {
+        if let authorization = request.headers.value(.authorization), let token = Self.bearerToken(in: authorization) {
+            return .bearer(token)
+        }
+        for header in request.headers[values: .cookie] {
+            for pair in header.split(separator: ";") {
+                let trimmed = pair.drop { $0 == " " }
+                guard let equals = trimmed.firstIndex(of: "=") else { continue }
+                if trimmed[..<equals] == Self.cookieName {
+                    return .cookie(trimmed[trimmed.index(after: equals)...])
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The token of `Bearer <token>` (scheme in any letter case, spaces after it skipped), read
+    /// from the bytes without copies: it runs on every request. `Bearer` with no token gives an
+    /// empty one, which no session has (401), rather than no credential at all.
+    static func bearerToken(in authorization: String) -> Substring? {
+        let scheme = "bearer".utf8
+        let utf8 = authorization.utf8
+        guard utf8.starts(with: scheme, by: { $0 | 0x20 == $1 }) else { return nil }
+        let rest = utf8.dropFirst(scheme.count)
+        guard rest.isEmpty || rest.first == UInt8(ascii: " ") else { return nil }
+        return Substring(rest.drop { $0 == UInt8(ascii: " ") })
+    }
+}

@@ -1,0 +1,25 @@
+import Bindery
+import BinderyUpstream
+
+/// The screens of a Bindery session, registered once: the login form, the POI list, the photo
+/// gallery, the course list and the C-41 recipes. Their declarations give everything else
+/// (routes, documents, the catalogue).
+public enum FeatureScreens {
+    /// Every screen, in the order a client lists them, loading from `upstream` and reporting
+    /// swallowed failures (the gallery's import errors) to `log`.
+    ///
+    /// `recipes` is the book every session shares (one per server process); recipe timers count
+    /// on `clock`.
+    public static func all(
+        upstream: UpstreamProvider, log: @escaping @Sendable (String) -> Void = { _ in },
+        recipes: RecipeBook = .inMemory(), clock: any Clock<Duration> = ContinuousClock()
+    ) -> [Screen] {
+        [
+            Screen("form", title: "Login form") { FormViewModel() },
+            Screen("list", title: "Points of interest") { ListViewModel(upstream: upstream) },
+            Screen("gallery", title: "Photo gallery") { GalleryViewModel(upstream: upstream, log: log) },
+            Screen("courses", title: "Courses") { CoursesViewModel(upstream: upstream) },
+            Screen("recipes", title: "C-41 recipes") { RecipesViewModel(book: recipes, clock: clock) },
+        ]
+    }
+}

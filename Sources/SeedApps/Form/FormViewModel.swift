@@ -1,0 +1,61 @@
+import Bindery
+import Observation
+
+/// The login form of seed 000 Demo 2 (`Demo2ViewModel`): a phone number and a password,
+/// validated as the user types, with a `clear` command enabled only while both are valid.
+@Observable
+public final class FormViewModel: ViewModel {
+    /// The phone number the client typed (two-way); starts as the seed's "186".
+    public var phone = FormRules.initialPhone
+    /// The password the client typed (two-way); starts empty.
+    public var password = FormRules.initialPassword
+    /// The live state of `clear`.
+    public let commandStates = CommandStates()
+
+    /// Creates the form with the seed's initial values.
+    public init() {}
+
+    /// The seed's echo line: `手机号:<phone>, 密码:<password>`.
+    public var output: String { "手机号:\(phone), 密码:\(password)" }
+    /// Whether the phone number is a mainland mobile number the seed accepts.
+    public var phoneValid: Bool { FormRules.isValidPhone(phone) }
+    /// Whether the password has at least eight characters.
+    public var passwordValid: Bool { FormRules.isValidPassword(password) }
+    /// The phone field's text colour: red while invalid, black once valid.
+    public var phoneColor: String { FormRules.color(valid: phoneValid) }
+    /// The password field's text colour: red while invalid, black once valid.
+    public var passwordColor: String { FormRules.color(valid: passwordValid) }
+
+    /// Resets both fields to their initial values (the seed's `clearCommand`).
+    public func clear() {
+        phone = FormRules.initialPhone
+        password = FormRules.initialPassword
+    }
+
+    /// Inputs `phone` and `password`; the echo line, validity flags and colours; `clear`.
+    public static let declaration = ViewModelDeclaration<FormViewModel>(
+        "Form",
+        summary: "The login form (seed 000 Demo 2): a phone number and a password, validated as you type.",
+        inputs: [
+            .string("phone", \.phone, maxLength: 64),
+            .string("password", \.password, maxLength: 256),
+        ],
+        outputs: [
+            .string("output") { $0.output },
+            .boolean("phoneValid") { $0.phoneValid },
+            .boolean("passwordValid") { $0.passwordValid },
+            .enumeration("phoneColor", FormRules.colors) { $0.phoneColor },
+            .enumeration("passwordColor", FormRules.colors) { $0.passwordColor },
+        ],
+        commands: [
+            .immediate(
+                "clear", summary: "Resets both fields; enabled only while both are valid.",
+                enabled: { $0.phoneValid && $0.passwordValid },
+                run: { model, _ in
+                    model.clear()
+                    return .none
+                }
+            ),
+        ]
+    )
+}

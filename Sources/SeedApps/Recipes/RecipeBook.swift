@@ -1,0 +1,30 @@
+import Bindery
+
+/// The recipes, shared by every session of a server (seed 003's Core Data model layer): a
+/// ``SharedCollection`` of ``Recipe``s named `recipes`, stored as `recipes/<id>`.
+public typealias RecipeBook = SharedCollection<Recipe>
+
+extension SharedCollection where Record == Recipe {
+    /// The recipe book as a server opens it: its first start stores `firstStart`.
+    public static func recipes(firstStart: [Recipe] = FirstStartRecipes.all) -> RecipeBook {
+        RecipeBook("recipes", firstStart: firstStart)
+    }
+
+    /// A book in memory holding `recipes` (tests).
+    public static func inMemory(_ recipes: [Recipe] = FirstStartRecipes.all) -> RecipeBook {
+        inMemory("recipes", recipes)
+    }
+
+    /// Every recipe, by name (then id).
+    public var recipes: [Recipe] {
+        records.sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
+    }
+
+    /// The recipe `id`, or nil when there is none (never was, or deleted).
+    public func recipe(id: String) -> Recipe? { record(id: id) }
+
+    /// Adds a recipe named `name` with no steps; answers it once it is durable.
+    public func add(name: String) async throws(SharedRecordError) -> Recipe {
+        try await add { id in Recipe(id: id, name: name) }
+    }
+}

@@ -1,0 +1,137 @@
+import Bindery
+import Observation
+
+/// A recipe's editor (`recipes/<id>/edit`, seed 003's `ASHEditRecipeViewModel`).
+///
+/// Its inputs are two-way bound to the shared recipe (the seed's `RACChannelTo(self, name) =
+/// RACChannelTo(self.model, name)`): a write is committed to the book before it is answered and
+/// shows in every session; a change made elsewhere shows here. A `null` film type falls back to
+/// colour negative. Plain writes change only the fields they name (last write wins per field);
+/// `If-Match` with this page's version refuses a write when the recipe changed since (412).
+@Observable
+public final class RecipeEditViewModel: ViewModel {
+    /// The recipe's id.
+    public let id: String
+    /// The live state of `addStep`, `removeStep` and `moveStep`.
+    public let commandStates = CommandStates()
+
+    @ObservationIgnored let book: RecipeBook
+    /// The recipe version the last render showed: what a conditional write replaces.
+    @ObservationIgnored private var shownVersion: Int?
+
+    /// Creates the editor of the recipe `id` of `book`.
+    public init(book: RecipeBook, id: String) {
+        self.book = book
+        self.id = id
+    }
+
+    /// The recipe as it is now (nil once deleted); remembers the version it read.
+    public var recipe: Recipe? {
+        let recipe = book.recipe(id: id)
+        shownVersion = recipe?.version
+        return recipe
+    }
+
+    /// The editor is gone once its recipe is deleted.
+    public var isGone: Bool { !book.contains(id: id) }
+
+    /// Commits a checked write of `name`, `blurb` and `filmType` to the recipe before the graph
+    /// shows it; a conditional write (`If-Match`) only while the recipe is at the version shown.
+    public nonisolated(nonsending) func writeThrough(_ patch: JSONValue, conditional: Bool) async throws(ViewModelError) {
+        let members = patch.objectValue ?? [:]
+        let expected = conditional ? (shownVersion ?? 0) : nil
+        do {
+            try await book.update(id: id, expectedVersion: expected) { recipe in
+                if let name = members["name"]?.stringValue { recipe.name = name }
+                if let blurb = members["blurb"]?.stringValue { recipe.blurb = blurb }
+                if let filmType = members["filmType"] {
+                    recipe.filmType = filmType.stringValue.flatMap(FilmType.init(rawValue:)) ?? .fallback
+                }
+            }
+        } catch {
+            throw error.viewModelError(path: RecipeRules.detailPath(id: id) + "/edit")
+        }
+    }
+
+    /// Commits `change` to the recipe's steps; for the step commands.
+    private func changeSteps(
+        _ change: @escaping @Sendable (inout [Step]) throws(SharedRecordError) -> Void
+    ) -> Command.DeferredWork {
+        let book = book
+        let id = id
+        return {
+            try await book.update(id: id) { recipe throws(SharedRecordError) in try change(&recipe.steps) }
+            return .none
+        }
+    }
+
+    /// A step index from a command argument, checked against the current steps.
+    private func index(_ argument: JSONValue?, _ field: String, command: String) throws(ViewModelError) -> Int {
+        let index = argument?.objectValue?[field]?.intValue ?? -1
+        let count = (book.recipe(id: id)?.steps.count ?? 0)
+        guard index >= 0, index < count else {
+            throw .invalidArgument(command: command, reason: "\(field) must be a step index from 0 to \(count - 1)")
+        }
+        return index
+    }
+
+    /// Inputs `name`, `blurb`, `filmType` (bound to the recipe); outputs `steps`, `recipeVersion`;
+    /// commands `addStep`, `removeStep`, `moveStep`.
+    public static let declaration = ViewModelDeclaration<RecipeEditViewModel>(
+        "RecipeEdit",
+        summary: "A recipe's editor (seed 003's ASHEditRecipeViewModel): fields bound two-way to the shared recipe.",
+        inputs: [
+            InputDeclaration(
+                "name", schema: .string(maxLength: RecipeRules.maxNameLength),
+                read: { .string($0.recipe?.name ?? "") }, assign: { _, _ in },
+                rule: { _, value in RecipeRules.nameProblem(value.stringValue ?? "") }
+            ),
+            InputDeclaration(
+                "blurb", schema: .string(maxLength: RecipeRules.maxBlurbLength),
+                read: { .string($0.recipe?.blurb ?? "") }, assign: { _, _ in }
+            ),
+            InputDeclaration(
+                "filmType", schema: .enumeration(FilmType.allCases.map(\.rawValue)),
+                nullDefault: .string(FilmType.fallback.rawValue),
+                read: { .string(($0.recipe?.filmType ?? .fallback).rawValue) }, assign: { _, _ in }
+            ),
+        ],
+        outputs: RecipeOutputs.all(\.recipe, inputs: true),
+        commands: [
+            .deferred(
+                "addStep", summary: "Appends a step (`name`, `durationSeconds`, optional `temperatureCelsius`, `agitation`).",
+                argument: Step.argumentSchema, policy: .queue(limit: 8),
+                prepare: { model, argument throws(ViewModelError) in
+                    let step = try Step.parse(argument, command: "addStep")
+                    return model.changeSteps { $0.append(step) }
+                }
+            ),
+            .deferred(
+                "removeStep", summary: "Removes the step at `index`.",
+                argument: .named("StepIndexArgument", .object(["index": .int])), policy: .queue(limit: 8),
+                prepare: { model, argument throws(ViewModelError) in
+                    let index = try model.index(argument, "index", command: "removeStep")
+                    let id = model.id
+                    return model.changeSteps { steps throws(SharedRecordError) in
+                        guard steps.indices.contains(index) else { throw .conflict(id: id) }
+                        steps.remove(at: index)
+                    }
+                }
+            ),
+            .deferred(
+                "moveStep", summary: "Moves the step at `from` so that it ends up at index `to`.",
+                argument: .named("MoveStepArgument", .object(["from": .int, "to": .int])), policy: .queue(limit: 8),
+                prepare: { model, argument throws(ViewModelError) in
+                    let from = try model.index(argument, "from", command: "moveStep")
+                    let to = try model.index(argument, "to", command: "moveStep")
+                    let id = model.id
+                    return model.changeSteps { steps throws(SharedRecordError) in
+                        guard steps.indices.contains(from), steps.indices.contains(to) else { throw .conflict(id: id) }
+                        steps.insert(steps.remove(at: from), at: to)
+                    }
+                }
+            ),
+        ],
+        persists: PersistedState(save: { _ in .null }, restore: { _, _ in })
+    )
+}

@@ -1,0 +1,89 @@
+import Bindery
+
+/// The rules of the recipe screens (seed 003), kept apart from the wiring.
+public enum RecipeRules {
+    /// The longest name a recipe or step may have.
+    public static let maxNameLength = 120
+    /// The longest blurb or agitation note.
+    public static let maxBlurbLength = 2000
+    /// The longest step: one day.
+    public static let maxStepSeconds = 86_400
+    /// The temperatures a step may name, in °C.
+    public static let temperatures: ClosedRange<Double> = 0...100
+
+    /// `canStartTimer`: the recipe has steps (the seed maps `RACObserve(self.model, steps)`).
+    public static func canStartTimer(_ steps: [Step]) -> Bool {
+        !steps.isEmpty
+    }
+
+    /// `nextStepString`: the name of the step after `index`, or "" at the last step (the seed's
+    /// `combineLatest` of the steps and `currentStepIndex`).
+    public static func nextStepString(steps: [Step], currentStepIndex index: Int) -> String {
+        let next = index + 1
+        return next >= 0 && next < steps.count ? steps[next].name : ""
+    }
+
+    /// The reason a name is refused, or nil: it must have a visible character.
+    public static func nameProblem(_ name: String) -> String? {
+        name.allSatisfy(\.isWhitespace) ? "must not be empty" : nil
+    }
+
+    /// The view-model path of a recipe's detail page: `recipes/<id>`.
+    public static func detailPath(id: String) -> String { "recipes/\(id)" }
+    /// The page of a recipe's detail: `/recipes/<id>`.
+    public static func detailPage(id: String) -> String { "/" + detailPath(id: id) }
+    /// The page of a recipe's editor: `/recipes/<id>/edit`.
+    public static func editPage(id: String) -> String { detailPage(id: id) + "/edit" }
+    /// The page of a recipe's timer: `/recipes/<id>/timer`.
+    public static func timerPage(id: String) -> String { detailPage(id: id) + "/timer" }
+}
+
+extension Step {
+    /// The step as outputs show it, with its position (`index`, what the step commands take).
+    func json(index: Int) -> JSONValue {
+        [
+            "index": .int(index), "name": .string(name), "durationSeconds": .int(durationSeconds),
+            "temperatureCelsius": temperatureCelsius.map(JSONValue.double) ?? .null, "agitation": .string(agitation),
+        ]
+    }
+
+    /// The shape of ``json``.
+    static let schema = Schema.named(
+        "RecipeStep",
+        .object([
+            "index": .int, "name": .text, "durationSeconds": .int, "temperatureCelsius": .nullable(.number),
+            "agitation": .text,
+        ])
+    )
+
+    /// The argument of `addStep`: `name` and `durationSeconds` required, the rest optional.
+    static let argumentSchema = Schema.named(
+        "AddStepArgument",
+        .object(
+            [
+                "name": .string(maxLength: RecipeRules.maxNameLength),
+                "durationSeconds": .integer(minimum: 1, maximum: RecipeRules.maxStepSeconds),
+                "temperatureCelsius": .nullable(.number),
+                "agitation": .string(maxLength: RecipeRules.maxBlurbLength),
+            ],
+            required: ["durationSeconds", "name"]
+        )
+    )
+
+    /// A step from a checked `addStep` argument; throws naming the field a rule refuses.
+    static func parse(_ argument: JSONValue?, command: String) throws(ViewModelError) -> Step {
+        let members = argument?.objectValue ?? [:]
+        let name = members["name"]?.stringValue ?? ""
+        if let problem = RecipeRules.nameProblem(name) {
+            throw .invalidArgument(command: command, reason: "name \(problem)")
+        }
+        let temperature = members["temperatureCelsius"]?.doubleValue
+        if let temperature, !RecipeRules.temperatures.contains(temperature) {
+            throw .invalidArgument(command: command, reason: "temperatureCelsius must be between 0 and 100 °C")
+        }
+        return Step(
+            name: name, durationSeconds: members["durationSeconds"]?.intValue ?? 1, temperatureCelsius: temperature,
+            agitation: members["agitation"]?.stringValue ?? ""
+        )
+    }
+}

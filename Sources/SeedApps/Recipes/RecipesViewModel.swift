@@ -1,0 +1,100 @@
+import Bindery
+import Observation
+
+/// The recipe list (seed 003's `ASHMasterViewModel`): every recipe of the shared book, live.
+///
+/// `add` makes a recipe and answers its edit page, `select` its detail page, `delete` removes one
+/// for everyone. The list makes each recipe's detail view model (seed: the next screen's view
+/// model comes from this one) and keeps it while the recipe exists.
+@Observable
+public final class RecipesViewModel: ViewModel {
+    /// The live state of `add`, `delete` and `select`.
+    public let commandStates = CommandStates()
+
+    @ObservationIgnored let book: RecipeBook
+    @ObservationIgnored let clock: any Clock<Duration>
+    @ObservationIgnored private var details: [String: RecipeDetailViewModel] = [:]
+
+    /// Creates the list of `book`'s recipes; timers count on `clock`.
+    public init(book: RecipeBook, clock: any Clock<Duration> = ContinuousClock()) {
+        self.book = book
+        self.clock = clock
+    }
+
+    /// One row per recipe, by name.
+    public var cells: [RecipeCellViewModel] { book.recipes.map(RecipeCellViewModel.init(recipe:)) }
+
+    /// The detail view model of the recipe `id`, made on first use; nil once the recipe is gone.
+    public func detail(id: String) -> RecipeDetailViewModel? {
+        guard book.contains(id: id) else {
+            details[id] = nil
+            return nil
+        }
+        if let detail = details[id] { return detail }
+        let detail = RecipeDetailViewModel(book: book, id: id, clock: clock)
+        details[id] = detail
+        return detail
+    }
+
+    /// Output `recipes`; commands `add`, `delete`, `select`; child route `{id}` (the detail page,
+    /// with its own `edit` and `timer` below).
+    public static let declaration = ViewModelDeclaration<RecipesViewModel>(
+        "Recipes",
+        summary: "The C-41 recipe list (seed 003's ASHMasterViewModel), shared by every session and live.",
+        outputs: [
+            .children("recipes", of: RecipeCellViewModel.declaration.schema) { model in
+                model.cells.map { (id: $0.recipe.id, path: RecipeRules.detailPath(id: $0.recipe.id), viewModel: $0) }
+            },
+        ],
+        commands: [
+            .deferred(
+                "add", summary: "Adds a recipe with no steps and answers its edit page once it is stored.",
+                argument: .named("AddRecipeArgument", .object(["name": .string(maxLength: RecipeRules.maxNameLength)])),
+                navigates: true, policy: .concurrent,
+                prepare: { model, argument throws(ViewModelError) in
+                    let name = argument?.objectValue?["name"]?.stringValue ?? ""
+                    if let problem = RecipeRules.nameProblem(name) { throw .invalidArgument(command: "add", reason: "name \(problem)") }
+                    let book = model.book
+                    return {
+                        let recipe = try await book.add(name: name)
+                        return CommandResult(navigate: RecipeRules.editPage(id: recipe.id))
+                    }
+                }
+            ),
+            .deferred(
+                "delete", summary: "Deletes a recipe for everyone; its pages answer 404 from then on.",
+                argument: .named("RecipeIDArgument", .object(["id": .text])), policy: .concurrent,
+                prepare: { model, argument throws(ViewModelError) in
+                    let id = try model.existingID(argument, command: "delete")
+                    let book = model.book
+                    return {
+                        try await book.delete(id: id)
+                        return .none
+                    }
+                }
+            ),
+            .immediate(
+                "select", summary: "Opens a recipe: answers its detail page.",
+                argument: .named("RecipeIDArgument", .object(["id": .text])), navigates: true, policy: .concurrent,
+                run: { model, argument throws(ViewModelError) in
+                    CommandResult(navigate: RecipeRules.detailPage(id: try model.existingID(argument, command: "select")))
+                }
+            ),
+        ],
+        children: [
+            ChildRoute(
+                "recipe", title: "Recipe", titleMember: "name", segment: "", parameter: "id",
+                parameterSchema: .text, child: RecipeDetailViewModel.declaration.schema,
+                resolve: { model, id in model.detail(id: id) }
+            ),
+        ],
+        persists: PersistedState(save: { _ in .null }, restore: { _, _ in })
+    )
+
+    /// The id a command argument names, if a recipe has it.
+    private func existingID(_ argument: JSONValue?, command: String) throws(ViewModelError) -> String {
+        let id = argument?.objectValue?["id"]?.stringValue ?? ""
+        guard book.contains(id: id) else { throw .invalidArgument(command: command, reason: "no recipe has id \"\(id)\"") }
+        return id
+    }
+}

@@ -1,0 +1,68 @@
+import Bindery
+import BinderyUpstream
+import CoreMetrics
+
+/// The seed apps as one Bindery app: the five screens of the articles (form, list, gallery,
+/// courses, recipes) over the built-in fake upstream, the shared recipe book, and the upstream's
+/// routes — `/upstream/images/{name}` always, `/api/upstream` (its settings, for everyone) when
+/// `upstreamControl` is on. Built only on the public API of `Bindery`, as any app is.
+public struct SeedApps: Sendable {
+    /// The fake upstream every session calls.
+    public let upstream: UpstreamProvider
+    /// The recipes every session shares.
+    public let recipes: RecipeBook
+    /// Whether `/api/upstream` is served.
+    public let upstreamControl: Bool
+    private let clock: any Clock<Duration>
+    private let logger: Logger
+
+    /// The seed apps on a server's `context`: the upstream's calls are timed on its clock and
+    /// measured in its metrics (`bindery_upstream_call_duration_seconds`,
+    /// `bindery_upstream_failures_total`), swallowed failures logged to its log.
+    ///
+    /// `recipes` is the book the server opens over its store (tests give other first-start recipes).
+    public init(
+        upstream settings: UpstreamSettings = .seedDefaults, upstreamControl: Bool = true,
+        recipes: RecipeBook = .recipes(), context: AppContext
+    ) {
+        let metrics = context.metrics
+        upstream = UpstreamProvider(settings: settings, clock: context.clock) { call in
+            let endpoint = [("endpoint", call.endpoint.rawValue)]
+            Timer(label: "bindery_upstream_call_duration_seconds", dimensions: endpoint, factory: metrics)
+                .recordNanoseconds(call.duration.nanosecondCount)
+            if call.error != nil {
+                Counter(label: "bindery_upstream_failures_total", dimensions: endpoint, factory: metrics).increment()
+            }
+        }
+        self.recipes = recipes
+        self.upstreamControl = upstreamControl
+        clock = context.clock
+        logger = context.logger
+    }
+
+    /// The app: the screens, the recipe book and the upstream's routes.
+    public var app: BinderyApp {
+        let logger = logger
+        var routes = [UpstreamImageRoutes.route(upstream: upstream)]
+        if upstreamControl { routes += UpstreamSettingsRoutes.routes(upstream: upstream) }
+        return BinderyApp(
+            screens: FeatureScreens.all(
+                upstream: upstream, log: { logger.warning("\($0)") }, recipes: recipes, clock: clock
+            ),
+            sharedModels: [recipes],
+            routes: routes,
+            openAPI: OpenAPIAdditions(
+                schemas: upstreamControl ? UpstreamOpenAPI.schemas : [:],
+                tags: [["name": "upstream", "description": "The built-in fake upstream."]]
+            )
+        )
+    }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds (saturating).
+    var nanosecondCount: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds.multipliedReportingOverflow(by: 1_000_000_000).partialValue + attoseconds / 1_000_000_000
+    }
+}
