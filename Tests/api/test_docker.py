@@ -22,7 +22,9 @@ REPO = Path(__file__).resolve().parents[2]
 DOCKERFILE = REPO / "docker" / "Dockerfile"
 COMPOSE = REPO / "docker" / "compose.yaml"
 README = REPO / "README.md"
-SERVE_OPTIONS = REPO / "Sources" / "bindery" / "ServeOptions.swift"
+SERVE_OPTIONS = REPO / "Sources" / "Bindery" / "ServeOptions.swift"
+# The seed apps' server adds its own options (the fake upstream's) to the library's.
+SEED_OPTIONS = REPO / "Sources" / "SeedServer" / "UpstreamOptions.swift"
 NGINX_CONF = REPO / "docker" / "nginx.conf"
 
 
@@ -104,13 +106,14 @@ def test_image_port_agrees_with_readme():
 
 def test_server_default_port_agrees_with_readme():
     source = SERVE_OPTIONS.read_text(encoding="utf-8")
-    match = re.search(r'var port: Int = Environment\.int\("BINDERY_PORT"\) \?\? (\d+)', source)
+    match = re.search(r'var port: Int = OptionEnvironment\.int\("BINDERY_PORT"\) \?\? (\d+)', source)
     assert match, "cannot find the port option's default in ServeOptions.swift"
     assert int(match.group(1)) == readme_port()
 
 
 def test_image_env_names_are_server_options():
-    known = set(re.findall(r'"(BINDERY_[A-Z0-9_]+)"', SERVE_OPTIONS.read_text(encoding="utf-8")))
+    known = {name for path in (SERVE_OPTIONS, SEED_OPTIONS)
+             for name in re.findall(r'"(BINDERY_[A-Z0-9_]+)"', path.read_text(encoding="utf-8"))}
     env = env_defaults(final_stage(instructions(DOCKERFILE)))
     unknown = sorted(k for k in env if k.startswith("BINDERY_") and k not in known)
     assert not unknown, f"the Dockerfile sets variables the server never reads: {unknown}"
@@ -146,7 +149,8 @@ def test_compose_publishes_nginx_in_front_of_the_nodes():
     upstream = re.findall(r"server ([\w.-]+):(\d+)", nginx_conf)
     assert sorted(upstream) == [(name, image_port) for name in nodes], (
         f"nginx's upstream {upstream} should list every node {nodes} on the image port {image_port}")
-    known = set(re.findall(r'"(BINDERY_[A-Z0-9_]+)"', SERVE_OPTIONS.read_text(encoding="utf-8")))
+    known = {name for path in (SERVE_OPTIONS, SEED_OPTIONS)
+             for name in re.findall(r'"(BINDERY_[A-Z0-9_]+)"', path.read_text(encoding="utf-8"))}
     for name in nodes:
         node = services[name]
         unknown = sorted(k for k in node.get("environment", {}) if k.startswith("BINDERY_") and k not in known)

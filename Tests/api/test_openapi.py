@@ -285,14 +285,14 @@ def test_served_printed_and_committed_documents_are_one(server):
 
 
 def test_document_follows_the_configuration():
-    """Without upstream control there is no /api/upstream; without a public directory no pages."""
+    """Without upstream control there is no /api/upstream; without the thin client no pages."""
     def printed(*options: str) -> dict:
         run = subprocess.run([str(binary_path()), "openapi", *options], capture_output=True, timeout=30, check=True)
         return json.loads(run.stdout)
 
     default = printed()
     assert "/api/upstream" in default["paths"] and "/form" in default["paths"]
-    closed = printed("--disable-upstream-control", "--public-dir", "")
+    closed = printed("--disable-upstream-control", "--no-client")
     assert "/api/upstream" not in closed["paths"]
     assert not [p for p in closed["paths"] if not p.startswith(("/api/", "/upstream/", "/healthz", "/readyz",
                                                                 "/metrics", "/openapi.json"))]

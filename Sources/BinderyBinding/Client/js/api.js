@@ -31,7 +31,11 @@ export function viewURL(path) {
 
 let requests = 0; // numbers the writes noted in trace.js
 
-async function request(method, url, { body, contentType = 'application/json', headers = {}, keepalive = false } = {}) {
+/**
+ * Sends a request to the server (same origin, JSON), noted for the inspector; answers {status, data}
+ * or throws ProblemError / NetworkError. For an app's own routes (its screens' modules).
+ */
+export async function request(method, url, { body, contentType = 'application/json', headers = {}, keepalive = false } = {}) {
   const init = {
     method,
     credentials: 'same-origin',
@@ -108,19 +112,6 @@ export function eventsURL(path, lastEventId, { patches = false } = {}) {
   if (lastEventId != null) query.set('lastEventId', String(lastEventId));
   const text = query.toString();
   return text ? `${viewURL(path)}/events?${text}` : `${viewURL(path)}/events`;
-}
-
-/** GET /api/upstream -> {seed, endpoints: {name: {latencyMs, failureRate, ...}}} */
-export async function getUpstream() {
-  return (await request('GET', '/api/upstream')).data;
-}
-
-/** PATCH /api/upstream with a merge patch -> the new configuration. */
-export async function patchUpstream(patch) {
-  return (await request('PATCH', '/api/upstream', {
-    body: patch,
-    contentType: 'application/merge-patch+json',
-  })).data;
 }
 
 // What the user reads, by status: plain words, no codes, no field paths. The server's own words

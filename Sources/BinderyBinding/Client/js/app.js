@@ -2,8 +2,9 @@
 // the header navigation from it, mounts screens, shows the reconnecting indicator and exposes a
 // small debug hook (window.__bindery) used by the browser tests.
 //
-// Mounting is generic: the route's template tpl-<name> is bound to its view model; the few
-// screens with behaviour of their own (screens/index.js) get their mount() on top.
+// Mounting is generic: the route's template tpl-<name> is bound to its view model; a screen with
+// behaviour of its own has a module, screens/<name>.js (the server lists them in the page, from
+// the app's Public/ and this client), whose mount() runs on top.
 
 import * as api from './api.js';
 import { retry } from './backoff.js';
@@ -12,7 +13,6 @@ import { Inspector } from './inspector/inspector.js';
 import { lookup } from './binder/members.js';
 import { match, routeTable } from './routes.js';
 import { startRouter } from './router.js';
-import { SCREENS } from './screens/index.js';
 import { instantiate } from './templates.js';
 import { dismissAll, showToast } from './toast.js';
 
@@ -21,6 +21,7 @@ const indicator = document.getElementById('connection');
 const inspector = new Inspector(document.getElementById('inspector'), document.getElementById('inspector-toggle'));
 
 let routes = null;    // from the catalogue; null until it arrived
+let screens = {};     // the screens' modules by route name (screens/<name>.js)
 let current = null;   // {binder, unmount} of the mounted screen
 let firstRender = true;
 let navigate = () => {};
@@ -138,7 +139,7 @@ function render(url, restore = null) {
   if (binder) root.addEventListener('submit', (event) => event.preventDefault());
   current = { binder, unmount: null };
   inspector.show(binder);
-  const screen = SCREENS[route.name];
+  const screen = screens[route.name];
   if (screen) current.unmount = screen.mount(root, ctx, binder) || null;
   if (binder) binder.start(); else setConnection('open');
   // Back/Forward: where the user was; otherwise focus the new screen's heading so keyboard and
@@ -168,16 +169,33 @@ function buildNav(views) {
   markCurrentNav(location.pathname);
 }
 
+/**
+ * The screens' modules, imported before the first page: {name: module} from the list the server
+ * put in the page. A module that does not load is left out (its screen is still bound) and said
+ * in the console.
+ */
+async function loadScreens() {
+  const list = document.getElementById('bindery-screen-modules');
+  const urls = list ? JSON.parse(list.textContent || '{}') : {};
+  const loaded = await Promise.all(Object.entries(urls).map(([name, url]) => import(url).then(
+    (module) => [name, module],
+    (err) => { console.error(`screen module ${url} did not load`, err); return null; },
+  )));
+  return Object.fromEntries(loaded.filter(Boolean).filter(([, module]) => typeof module.mount === 'function'));
+}
+
 // The first request establishes the session cookie; routing waits for it so that the screen's
 // parallel requests don't each create a session of their own. While the server can't be reached
 // the catalogue is asked again with the shared back-off; a refusal leaves only the home screen.
-retry(() => api.listViews(), {
+const catalogue = retry(() => api.listViews(), {
   retryable: (err) => !(err instanceof api.ProblemError && err.status < 500),
   onRetry: () => setConnection('reconnecting'),
 }).catch((err) => {
   showToast({ title: 'No screens', message: api.describeError(err), details: api.problemDetails(err) });
   return [];
-}).then((views) => {
+});
+Promise.all([catalogue, loadScreens()]).then(([views, modules]) => {
+  screens = modules;
   ctx.views = views;
   routes = routeTable(views);
   buildNav(views);

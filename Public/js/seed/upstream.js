@@ -1,11 +1,21 @@
-// Upstream panel: latency and failure rate per fake-upstream endpoint (GET/PATCH /api/upstream).
+// The seed apps' upstream panel on their home page: latency and failure rate per fake-upstream endpoint (GET/PATCH /api/upstream).
 // Not a view model, so it uses the API directly instead of the binder. A value out of range is
 // said at its field (field-error.js), checked before sending and again when the server refuses
 // one (its problem names the field, "endpoints.travel.failureRate"); other failures are toasts.
 
-import * as api from '../api.js';
-import { checkFields, showFieldError } from '../field-error.js';
-import { instantiate } from '../templates.js';
+import * as api from '/js/api.js';
+import { checkFields, showFieldError } from '/js/field-error.js';
+import { instantiate } from '/js/templates.js';
+
+/** GET /api/upstream -> {seed, endpoints: {name: {latencyMs, failureRate, ...}}} */
+async function getUpstream() {
+  return (await api.request('GET', '/api/upstream')).data;
+}
+
+/** PATCH /api/upstream with a merge patch -> the new configuration. */
+async function patchUpstream(patch) {
+  return (await api.request('PATCH', '/api/upstream', { body: patch, contentType: 'application/merge-patch+json' })).data;
+}
 
 const FIELDS = ['latencyMs', 'failureRate'];
 
@@ -55,7 +65,7 @@ export function mountUpstreamPanel(section, ctx) {
     if (!patch) { status.textContent = 'Nothing changed.'; return; }
     status.textContent = 'Saving…';
     try {
-      show(await api.patchUpstream(patch));
+      show(await patchUpstream(patch));
       status.textContent = 'Saved.';
     } catch (err) {
       status.textContent = '';
@@ -71,7 +81,7 @@ export function mountUpstreamPanel(section, ctx) {
     }
   });
 
-  api.getUpstream().then(show).catch((err) => {
+  getUpstream().then(show).catch((err) => {
     status.textContent = `Unavailable: ${api.describeError(err)}`;
   });
 }

@@ -1,6 +1,7 @@
-// Index page "/": links to each screen of the catalogue and the upstream panel. Not a view model.
+// The seed apps' index page "/": links to each screen of the catalogue and the fake upstream's
+// panel. Not a view model. Replaces the client's own home (screens/home.js of Bindery's client).
 
-import { mountUpstreamPanel } from './upstream.js';
+import { mountUpstreamPanel } from '/js/seed/upstream.js';
 
 export function mount(root, ctx) {
   root.querySelector('#screen-links').replaceChildren(...ctx.views.map((v) => {

@@ -2,10 +2,10 @@
 // a small form (add a recipe, add a step), moving a step up, links to a recipe's other pages, and
 // the timer's mm:ss clock. The state itself is the server's; these only send commands.
 
-import { checkFields } from '../field-error.js';
+import { checkFields } from '/js/field-error.js';
 
 /** The recipe id of a page URL /recipes/{id}[/...]. */
-function recipeID() {
+export function recipeID() {
   return decodeURIComponent(location.pathname.split('/')[2] || '');
 }
 
