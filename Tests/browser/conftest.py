@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from bindery_support import chrome_driver
+
 REPO = Path(__file__).resolve().parents[2]
 PUBLIC_DIR = REPO / "Public"
 SCREENSHOTS = REPO / "artifacts" / "screenshots"
@@ -175,17 +177,7 @@ def upstream(base_url):
 
 @pytest.fixture
 def driver():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = os.environ.get("CHROME_BIN", "/usr/bin/chromium")
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--window-size=1280,900", "--lang=en-US"):
-        options.add_argument(arg)
-    service = Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
-    drv = webdriver.Chrome(service=service, options=options)
-    drv.set_page_load_timeout(30)
+    drv = chrome_driver()
     try:
         yield drv
     finally:

@@ -39,3 +39,48 @@ extension ViewModelDeclaration {
         }
     }
 }
+
+extension PersistedState {
+    /// Keeps the inputs and the view model's own `values` (state that is not derived, such as a
+    /// count), as one JSON object.
+    ///
+    /// ```swift
+    /// persists: .inputs(and: [.value("count", \.count)])
+    /// ```
+    public static func inputs(and values: [PersistedValue<Model>]) -> Self where Model: ViewModel {
+        PersistedState(
+            save: { model in
+                var state = Model.declaration.inputsObject(of: model).objectValue ?? [:]
+                for value in values { state[value.name] = value.save(model) }
+                return .object(state)
+            },
+            restore: { model, state in
+                Model.declaration.restoreInputs(from: state, into: model)
+                for value in values {
+                    if let saved = state.objectValue?[value.name] { value.restore(model, saved) }
+                }
+            }
+        )
+    }
+}
+
+/// One value a view model keeps across restarts besides its inputs: a property, by name.
+public struct PersistedValue<Model: AnyObject>: Sendable {
+    /// The name it is kept under (not an input's).
+    public let name: String
+    let save: @Sendable (Model) -> JSONValue
+    let restore: @Sendable (Model, JSONValue) -> Void
+
+    /// Keeps the property at `keyPath` as JSON; a kept value that no longer decodes is skipped.
+    public static func value<Value: Codable & Sendable>(
+        _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, Value> & Sendable
+    ) -> Self {
+        PersistedValue(
+            name: name,
+            save: { model in JSONValue(encoding: model[keyPath: keyPath]) ?? .null },
+            restore: { model, json in
+                if let value = json.decoded(as: Value.self) { model[keyPath: keyPath] = value }
+            }
+        )
+    }
+}
