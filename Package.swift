@@ -112,6 +112,9 @@ let package = Package(
                 "Bindery", "BinderyUpstream",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
+            // Outside the package's access group: `package` symbols of Bindery's modules are out
+            // of reach, so the seed apps are built on the public API alone, as a developer's app is.
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
         // The `bindery` command: the seed apps' server (its own folder name: `Sources/bindery`
@@ -122,6 +125,7 @@ let package = Package(
                 "Bindery", "SeedApps", "BinderyUpstream",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
         // The parsers of untrusted input and their invariants, for libFuzzer (see scripts/fuzz). Only

@@ -1,54 +1,54 @@
 import Foundation
 
 /// An HTTP entity tag (RFC 9110 §8.8.3): an opaque quoted string, strong or weak (`W/`).
-public struct EntityTag: Sendable, Hashable {
+package struct EntityTag: Sendable, Hashable {
     /// The tag's value, without quotes.
-    public let value: String
+    package let value: String
     /// Whether the tag is weak (`W/"…"`).
-    public let isWeak: Bool
+    package let isWeak: Bool
 
     /// Creates a tag.
-    public init(_ value: String, weak: Bool = false) {
+    package init(_ value: String, weak: Bool = false) {
         self.value = value
         self.isWeak = weak
     }
 
     /// The strong tag of a version number, `"7"`: how view-model snapshots are tagged.
-    public init(version: Int) {
+    package init(version: Int) {
         self.init(String(version))
     }
 
     /// The tag as a header value: `"7"` or `W/"7"`.
-    public var headerValue: String { (isWeak ? "W/" : "") + "\"\(value)\"" }
+    package var headerValue: String { (isWeak ? "W/" : "") + "\"\(value)\"" }
 
     /// The version number a strong tag of ``init(version:)`` names, if it is one. Only the exact
     /// text such a tag has counts: `"007"` or `"+7"` is another tag than `"7"` (strong comparison
     /// is character by character), so it names no version.
-    public var version: Int? {
+    package var version: Int? {
         guard !isWeak, let number = Int(value), String(number) == value else { return nil }
         return number
     }
 
     /// Strong comparison (`If-Match`): both strong and equal.
-    public func matchesStrongly(_ other: EntityTag) -> Bool {
+    package func matchesStrongly(_ other: EntityTag) -> Bool {
         !isWeak && !other.isWeak && value == other.value
     }
 
     /// Weak comparison (`If-None-Match`): equal values, weak or not.
-    public func matchesWeakly(_ other: EntityTag) -> Bool {
+    package func matchesWeakly(_ other: EntityTag) -> Bool {
         value == other.value
     }
 }
 
 /// The value of an `If-Match` or `If-None-Match` header: `*` or a list of entity tags.
-public enum EntityTagCondition: Sendable, Hashable {
+package enum EntityTagCondition: Sendable, Hashable {
     /// `*`: any current representation.
     case any
     /// A list of tags; tags that do not parse are left out, so they match nothing.
     case tags([EntityTag])
 
     /// Parses a header value; nil for an empty one.
-    public init?(header: String) {
+    package init?(header: String) {
         let trimmed = header.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return nil }
         if trimmed == "*" {
@@ -59,7 +59,7 @@ public enum EntityTagCondition: Sendable, Hashable {
     }
 
     /// Whether `tag` satisfies `If-Match` (strong comparison).
-    public func matchesStrongly(_ tag: EntityTag) -> Bool {
+    package func matchesStrongly(_ tag: EntityTag) -> Bool {
         switch self {
         case .any: true
         case .tags(let tags): tags.contains { $0.matchesStrongly(tag) }
@@ -67,7 +67,7 @@ public enum EntityTagCondition: Sendable, Hashable {
     }
 
     /// Whether `tag` satisfies `If-None-Match`'s list (weak comparison), i.e. the client has it.
-    public func matchesWeakly(_ tag: EntityTag) -> Bool {
+    package func matchesWeakly(_ tag: EntityTag) -> Bool {
         switch self {
         case .any: true
         case .tags(let tags): tags.contains { $0.matchesWeakly(tag) }
@@ -75,7 +75,7 @@ public enum EntityTagCondition: Sendable, Hashable {
     }
 
     /// The version numbers a strong `If-Match` list names; nil for `*` (no condition).
-    public var strongVersions: Set<Int>? {
+    package var strongVersions: Set<Int>? {
         switch self {
         case .any: nil
         case .tags(let tags): Set(tags.compactMap(\.version))

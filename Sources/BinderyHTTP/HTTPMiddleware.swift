@@ -4,7 +4,7 @@ import HTTPTypes
 /// it may answer the request itself (a refusal) or pass it on to the next responder, and may
 /// change what comes back. Route groups carry their middleware, so a responder holds only its own
 /// logic.
-public protocol HTTPMiddleware: Sendable {
+package protocol HTTPMiddleware: Sendable {
     /// The fast path (on the network thread): answers at once, or passes the request on with
     /// `next.respondImmediately(to:)`, which may itself give nil (the request then goes through
     /// ``respond(to:next:)``).
@@ -15,7 +15,7 @@ public protocol HTTPMiddleware: Sendable {
 
 extension HTTPMiddleware {
     /// Passes the fast path on by default.
-    public func respondImmediately(to request: Request, next: any HTTPResponder) -> Response? {
+    package func respondImmediately(to request: Request, next: any HTTPResponder) -> Response? {
         next.respondImmediately(to: request)
     }
 }
@@ -37,7 +37,7 @@ struct MiddlewareResponder: HTTPResponder {
 extension Router {
     /// Registers the routes `register` adds behind `middleware` (the first runs first), as a
     /// group: the route table stays the one place where path, method, checks and responder meet.
-    public mutating func group(_ middleware: [any HTTPMiddleware], _ register: (inout RouteGroup) -> Void) {
+    package mutating func group(_ middleware: [any HTTPMiddleware], _ register: (inout RouteGroup) -> Void) {
         var group = RouteGroup(middleware: middleware)
         register(&group)
         for route in group.routes { add(route.method, route.pattern, route.responder) }
@@ -45,12 +45,12 @@ extension Router {
 }
 
 /// Routes that share middleware; see ``Router/group(_:_:)``.
-public struct RouteGroup {
+package struct RouteGroup {
     fileprivate let middleware: [any HTTPMiddleware]
     fileprivate var routes: [(method: HTTPRequest.Method, pattern: String, responder: any HTTPResponder)] = []
 
     /// Adds `responder` for `method` on `pattern`, behind the group's middleware.
-    public mutating func add(_ method: HTTPRequest.Method, _ pattern: String, _ responder: some HTTPResponder) {
+    package mutating func add(_ method: HTTPRequest.Method, _ pattern: String, _ responder: some HTTPResponder) {
         let wrapped = middleware.reversed().reduce(responder as any HTTPResponder) { next, middleware in
             MiddlewareResponder(middleware: middleware, next: next)
         }

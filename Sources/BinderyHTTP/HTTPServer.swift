@@ -9,7 +9,7 @@ import Synchronization
 /// bodies over `maxBodyBytes` get 413, a repeated Content-Length 400, and (with
 /// `requireJSONBodies`) a POST/PUT/PATCH body that is not JSON gets 415, all before routing.
 /// Call `shutdown()` before releasing a started server.
-public final class HTTPServer: Sendable {
+package final class HTTPServer: Sendable {
     private enum Lifecycle {
         case idle
         case running([MHDDaemon], port: Int)
@@ -26,7 +26,7 @@ public final class HTTPServer: Sendable {
     /// Creates a server; nothing listens until `start()`.
     ///
     /// `observer` hears of every completed request (for metrics), on a server thread.
-    public init(
+    package init(
         configuration: ServerConfiguration = ServerConfiguration(),
         responder: some HTTPResponder,
         logger: Logger,
@@ -40,7 +40,7 @@ public final class HTTPServer: Sendable {
     }
 
     /// Binds and starts the workers. Throws `HTTPServerError` when the address cannot be used.
-    public func start() throws {
+    package func start() throws {
         try lifecycle.withLock { lifecycle throws(HTTPServerError) in
             guard case .idle = lifecycle else { throw .alreadyStarted }
             let daemons = try startDaemons()
@@ -110,13 +110,13 @@ public final class HTTPServer: Sendable {
     }
 
     /// Connections closed because their request head did not arrive in time, since the start.
-    public var overdueHeadClosures: Int { dispatcher.headDeadlines.expiredCount }
+    package var overdueHeadClosures: Int { dispatcher.headDeadlines.expiredCount }
 
     /// Idle connections closed to serve a request while the server was full, since the start.
-    public var reclaimedIdleConnections: Int { dispatcher.headDeadlines.reclaimedCount }
+    package var reclaimedIdleConnections: Int { dispatcher.headDeadlines.reclaimedCount }
 
     /// The bound port (useful with port 0); the configured port before `start()`.
-    public var port: Int {
+    package var port: Int {
         lifecycle.withLock { lifecycle in
             switch lifecycle {
             case .idle: return configuration.port
@@ -127,7 +127,7 @@ public final class HTTPServer: Sendable {
 
     /// Stops accepting, finishes every open stream, waits up to two seconds for running
     /// handlers (then answers them 503), resumes every suspended connection and stops.
-    public func shutdown() async {
+    package func shutdown() async {
         let taken = lifecycle.withLock { lifecycle -> [MHDDaemon]? in
             guard case .running(let daemons, let port) = lifecycle else { return nil }
             lifecycle = .stopping(port: port)

@@ -1,11 +1,11 @@
 /// Content-Type checks used by the server's request rules.
-public enum MediaType {
+package enum MediaType {
     /// Whether a Content-Type value names JSON: `application/json`, any `+json` suffix
     /// (`application/merge-patch+json`, `application/problem+json`), parameters allowed. The type
     /// and subtype must be RFC 9110 tokens: `application//json` or `a b/json` name nothing.
     ///
     /// One pass over the bytes, no copies: it runs on every request with a body.
-    public static func isJSON(_ contentType: String) -> Bool {
+    package static func isJSON(_ contentType: String) -> Bool {
         var utf8 = contentType.utf8[...]
         if let semicolon = utf8.firstIndex(of: UInt8(ascii: ";")) { utf8 = utf8[..<semicolon] }
         while let first = utf8.first, isSpace(first) { utf8 = utf8.dropFirst() }

@@ -68,7 +68,7 @@ extension Problem: ProblemConvertible {
 
 extension Problem {
     /// The problem for any thrown error: its own when `ProblemConvertible`, else a bare 500.
-    public static func from(_ error: any Error) -> Problem {
+    package static func from(_ error: any Error) -> Problem {
         if let convertible = error as? any ProblemConvertible {
             return convertible.problem
         }

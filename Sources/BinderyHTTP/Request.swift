@@ -25,7 +25,7 @@ public struct Request: Sendable {
     var captures: RouteCaptures
 
     /// Creates a request; the server builds these, tests may too.
-    public init(
+    package init(
         method: HTTPRequest.Method,
         path: String,
         rawPath: String? = nil,

@@ -7,7 +7,7 @@ import HTTPTypes
 /// An unknown path answers a 404 problem; a known path with another method a 405 problem with
 /// `Allow`; HEAD is answered by the GET responder when no HEAD route exists (the server sends
 /// no body for HEAD). Thrown errors become problems (`ProblemConvertible`, else 500).
-public struct Router: HTTPResponder {
+package struct Router: HTTPResponder {
     private struct Route: Sendable {
         let pattern: RoutePattern
         var responders: [HTTPRequest.Method: any HTTPResponder]
@@ -22,10 +22,10 @@ public struct Router: HTTPResponder {
     private var otherRoutes: [Int] = []
 
     /// An empty router: everything is 404.
-    public init() {}
+    package init() {}
 
     /// Registers `responder` for `method` on `pattern`; a later registration of the same pair wins.
-    public mutating func add(_ method: HTTPRequest.Method, _ pattern: String, _ responder: some HTTPResponder) {
+    package mutating func add(_ method: HTTPRequest.Method, _ pattern: String, _ responder: some HTTPResponder) {
         let parsed = RoutePattern(pattern)
         if let index = routes.firstIndex(where: { $0.pattern == parsed }) {
             routes[index].responders[method] = responder
@@ -44,7 +44,7 @@ public struct Router: HTTPResponder {
     }
 
     /// Registers an async handler closure for `method` on `pattern`.
-    public mutating func add(
+    package mutating func add(
         _ method: HTTPRequest.Method, _ pattern: String,
         handler: @escaping @Sendable (Request) async throws -> Response
     ) {
@@ -53,7 +53,7 @@ public struct Router: HTTPResponder {
 
     /// Registers a handler with a fast path: `immediate` runs on the network thread and may
     /// answer at once (nil falls through to `handler`).
-    public mutating func add(
+    package mutating func add(
         _ method: HTTPRequest.Method, _ pattern: String,
         immediate: @escaping @Sendable (Request) -> Response?,
         handler: @escaping @Sendable (Request) async throws -> Response
@@ -62,7 +62,7 @@ public struct Router: HTTPResponder {
     }
 
     /// Answers at once for 404/405 and for routes whose responder answers immediately.
-    public func respondImmediately(to request: Request) -> Response? {
+    package func respondImmediately(to request: Request) -> Response? {
         switch resolve(request) {
         case .problem(let problem):
             return problem.status == .noContent ? Response(status: .noContent, headers: problem.headers) : problem.response
@@ -72,7 +72,7 @@ public struct Router: HTTPResponder {
     }
 
     /// Routes the request and runs the responder; thrown errors become problem responses.
-    public func respond(to request: Request) async throws -> Response {
+    package func respond(to request: Request) async throws -> Response {
         switch resolve(request) {
         case .problem(let problem):
             return problem.response

@@ -9,25 +9,25 @@ import HTTPTypes
 /// A request never reaches outside its root: `.` and `..` segments (also percent-encoded) are
 /// refused, and the resolved real path (symlinks followed) must lie under the root's real path.
 /// Files are cached in memory (up to 64 MiB in total) and served on the fast path once cached.
-public struct StaticFiles: HTTPResponder {
+package struct StaticFiles: HTTPResponder {
     private let roots: [String]
     private let cache = FileCache(budget: 64 << 20)
 
     /// Serves the files under `root`.
-    public init(root: String) {
+    package init(root: String) {
         self.init(roots: [root])
     }
 
     /// Serves the files under `roots`, the first that has a path winning.
-    public init(roots: [String]) {
+    package init(roots: [String]) {
         self.roots = roots.map { StaticFiles.realPath($0) ?? $0 }
     }
 
     /// The real paths of the roots, first first.
-    public var rootPaths: [String] { roots }
+    package var rootPaths: [String] { roots }
 
     /// Answers from the in-memory cache, or with a problem, without leaving the network thread.
-    public func respondImmediately(to request: Request) -> Response? {
+    package func respondImmediately(to request: Request) -> Response? {
         switch locate(request) {
         case .problem(let problem):
             return problem.response
@@ -38,7 +38,7 @@ public struct StaticFiles: HTTPResponder {
     }
 
     /// Reads the file (and caches it).
-    public func respond(to request: Request) async throws -> Response {
+    package func respond(to request: Request) async throws -> Response {
         switch locate(request) {
         case .problem(let problem):
             return problem.response

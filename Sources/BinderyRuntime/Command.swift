@@ -45,13 +45,13 @@ public final class Command: Observable {
         set { change { $0.lastError = newValue } }
     }
     /// Executions started and not yet ended, queued ones included.
-    public private(set) var executionCount: Int {
+    package private(set) var executionCount: Int {
         get { observed.executionCount }
         set { change { $0.executionCount = newValue } }
     }
     /// Whether the store says another node is running this (deferred) command, under a lease
     /// that has not lapsed: it shows as executing here, and a serial policy refuses a second one.
-    public private(set) var isRunningElsewhere: Bool {
+    package private(set) var isRunningElsewhere: Bool {
         get { observed.isRunningElsewhere }
         set { change { $0.isRunningElsewhere = newValue } }
     }
@@ -71,7 +71,7 @@ public final class Command: Observable {
     private var errorBeforeLatest: ExecutionFailure?
 
     /// Creates the state of a command that has never run.
-    public init(_ name: String, policy: CommandPolicy = .serial) {
+    package init(_ name: String, policy: CommandPolicy = .serial) {
         self.name = name
         self.policy = policy
     }
@@ -80,7 +80,7 @@ public final class Command: Observable {
     public var isExecuting: Bool { executionCount > 0 || isRunningElsewhere }
 
     /// Whether an execution started on this node is running or waiting.
-    public var isExecutingHere: Bool { executionCount > 0 }
+    package var isExecutingHere: Bool { executionCount > 0 }
 
     /// ``isExecuting`` for Bindery's own bookkeeping (commits, leases, hibernation): not tracked
     /// by Observation, as no render depends on it.
@@ -90,7 +90,7 @@ public final class Command: Observable {
     var isExecutingHereUntracked: Bool { status.executionCount > 0 }
 
     /// Whether an execution may start now, given the view model's own condition.
-    public func isEnabled(condition: Bool) -> Bool {
+    package func isEnabled(condition: Bool) -> Bool {
         Self.isEnabled(observed, policy: policy, condition: condition)
     }
 
@@ -105,7 +105,7 @@ public final class Command: Observable {
 
     /// The command as a snapshot member: `{"enabled", "executing", "error", "policy"}`. The
     /// render in progress is told when any of it changes (``CommandReaders``).
-    public func json(condition: Bool) -> JSONValue {
+    package func json(condition: Bool) -> JSONValue {
         readers.noteRead()
         return .object([
             "enabled": .bool(Self.isEnabled(status, policy: policy, condition: condition)),
@@ -137,7 +137,7 @@ public final class Command: Observable {
     ///
     /// Throws without changing anything when the policy or `condition` refuses it. Immediate
     /// work has finished when this returns; deferred work runs in the returned task.
-    public func start(
+    package func start(
         _ work: Work, condition: Bool, isolation: isolated (any Actor)? = #isolation
     ) throws(ViewModelError) -> Started {
         switch policy {
@@ -164,14 +164,14 @@ public final class Command: Observable {
 
     /// Records that an execution was interrupted by the process stopping (after a restart), or by
     /// the node running it going away (its lease lapsed).
-    public func markInterrupted() {
+    package func markInterrupted() {
         isRunningElsewhere = false
         lastError = .interrupted
     }
 
     /// Records whether another node runs this command now, as the store says (see
     /// ``isRunningElsewhere``). Ignored while an execution of this node runs: that one is ours.
-    public func markRunningElsewhere(_ running: Bool) {
+    package func markRunningElsewhere(_ running: Bool) {
         let elsewhere = running && status.executionCount == 0
         guard elsewhere != status.isRunningElsewhere else { return }
         if elsewhere { lastError = nil }

@@ -1,5 +1,5 @@
 /// How a command execution requested through a ``ViewModelGraph`` turned out.
-public enum CommandOutcome: Sendable, Equatable {
+package enum CommandOutcome: Sendable, Equatable {
     /// The work finished and succeeded; the snapshot shows the state after it.
     case completed(EncodedSnapshot, CommandResult)
     /// The work finished and failed; the snapshot shows the failure as the command's `error`.

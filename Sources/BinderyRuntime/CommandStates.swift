@@ -8,7 +8,7 @@ public final class CommandStates {
     public init() {}
 
     /// Cancels every running and queued execution of every command.
-    public func cancelAll() {
+    package func cancelAll() {
         states.forEach { _ = $0.cancelAll() }
     }
 

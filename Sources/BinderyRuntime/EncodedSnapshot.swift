@@ -1,21 +1,21 @@
 import Foundation
 
 /// A view model's snapshot at one version, encoded once and served many times.
-public struct EncodedSnapshot: Sendable, Equatable {
+package struct EncodedSnapshot: Sendable, Equatable {
     /// The view model's path, e.g. `form` or `gallery/photos/3`.
-    public let path: String
+    package let path: String
     /// The version this snapshot shows.
-    public let version: Int
+    package let version: Int
     /// The snapshot as UTF-8 JSON.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
     /// An RFC 6902 JSON Patch from the previous committed version (``patchBase``) to this one,
     /// as UTF-8 JSON; only on the copies pushed to watchers, and only when a watcher could use it.
-    public let patch: [UInt8]?
+    package let patch: [UInt8]?
     /// The version ``patch`` applies to.
-    public let patchBase: Int?
+    package let patchBase: Int?
 
     /// Creates an encoded snapshot, with a patch from `patchBase` when one was computed.
-    public init(path: String, version: Int, bytes: [UInt8], patch: [UInt8]? = nil, patchBase: Int? = nil) {
+    package init(path: String, version: Int, bytes: [UInt8], patch: [UInt8]? = nil, patchBase: Int? = nil) {
         self.path = path
         self.version = version
         self.bytes = bytes

@@ -4,10 +4,10 @@
 /// Objects are compared member by member, recursively; an array of the same length element by
 /// element, and one whose length changed is replaced whole (insertions and moves are not
 /// searched for: snapshots' arrays are short or replaced together).
-public enum JSONPatch {
+package enum JSONPatch {
     /// The operations that turn `old` into `new` (`add`, `remove`, `replace`), in an order that
     /// applies cleanly; empty when they are equal.
-    public static func diff(from old: JSONValue, to new: JSONValue) -> [JSONValue] {
+    package static func diff(from old: JSONValue, to new: JSONValue) -> [JSONValue] {
         var operations: [JSONValue] = []
         diff(old, new, at: "", into: &operations)
         return operations
@@ -16,7 +16,7 @@ public enum JSONPatch {
     /// A patch from the snapshot at version `base` to the one at `version`: it first tests that
     /// the document is at `base` (a client holding another version fails the test and fetches a
     /// whole snapshot instead), then applies what changed and moves `version`.
-    public static func between(base: Int, _ old: JSONValue, version: Int, _ new: JSONValue) -> [JSONValue] {
+    package static func between(base: Int, _ old: JSONValue, version: Int, _ new: JSONValue) -> [JSONValue] {
         [operation("test", "/version", .int(base))]
             + diff(from: old, to: new)
             + [operation("replace", "/version", .int(version))]
@@ -92,15 +92,15 @@ public enum JSONPatch {
 
 extension JSONPatch {
     /// Why a patch did not apply.
-    public struct ApplyError: Error, Equatable {
+    package struct ApplyError: Error, Equatable {
         /// The failing operation's index and what was wrong.
-        public let reason: String
+        package let reason: String
     }
 
     /// Applies the `test`, `add`, `remove` and `replace` operations of an RFC 6902 patch to
     /// `document` (what ``diff(from:to:)`` and ``between(base:_:version:_:)`` produce); for Swift
     /// clients and tests. Throws when an operation does not apply (a failed `test` included).
-    public static func apply(_ operations: [JSONValue], to document: JSONValue) throws(ApplyError) -> JSONValue {
+    package static func apply(_ operations: [JSONValue], to document: JSONValue) throws(ApplyError) -> JSONValue {
         var result = document
         for (index, operation) in operations.enumerated() {
             guard let op = operation.objectValue?["op"]?.stringValue,

@@ -5,7 +5,7 @@ extension JSONValue {
     ///
     /// A command's end that another node's write overtook is applied again with it: the members
     /// the command changed win, the others keep the other node's values.
-    public static func merge(base: JSONValue?, local: JSONValue, remote: JSONValue) -> JSONValue {
+    package static func merge(base: JSONValue?, local: JSONValue, remote: JSONValue) -> JSONValue {
         guard case .object(let mine) = local, case .object(var merged) = remote else { return local }
         let before = base?.objectValue ?? [:]
         for (member, value) in mine where before[member] != value { merged[member] = value }

@@ -11,19 +11,19 @@
 /// - A double is written as Swift's shortest round-trip text without a trailing `.0` (`3.0` is
 ///   `3`, `-0.0` is `-0`); a non-finite one (which JSON cannot carry, and `JSONEncoder` refuses) is
 ///   written as `null`.
-public struct JSONWriter {
+package struct JSONWriter {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// The text written so far.
-    public private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
 
     /// A writer with room for `capacity` bytes.
-    public init(capacity: Int = 256) {
+    package init(capacity: Int = 256) {
         bytes.reserveCapacity(capacity)
     }
 
     /// The JSON text of `value`.
-    public static func bytes(of value: JSONValue, capacity: Int = 256) -> [UInt8] {
+    package static func bytes(of value: JSONValue, capacity: Int = 256) -> [UInt8] {
         var writer = JSONWriter(capacity: capacity)
         writer.write(value)
         return writer.compactBytes
@@ -31,14 +31,14 @@ public struct JSONWriter {
 
     /// The text written so far, without more than a little spare capacity: snapshots are kept
     /// for as long as their version is current, and growing the buffer may have doubled it.
-    public var compactBytes: [UInt8] {
+    package var compactBytes: [UInt8] {
         guard bytes.capacity > bytes.count + bytes.count / 8 + 64 else { return bytes }
         return bytes.withUnsafeBufferPointer { Array($0) }
     }
 
     /// Appends an object of `members`, sorted by name, followed by `last`, whose name must sort
     /// after all of theirs (a snapshot's `version`): the sorted encoding of the whole object.
-    public mutating func writeObject(_ members: [String: JSONValue], last: (name: String, value: JSONValue)) {
+    package mutating func writeObject(_ members: [String: JSONValue], last: (name: String, value: JSONValue)) {
         write(.object(members))
         bytes.removeLast()
         if !members.isEmpty { bytes.append(UInt8(ascii: ",")) }
@@ -49,7 +49,7 @@ public struct JSONWriter {
     }
 
     /// Appends the JSON text of `value`.
-    public mutating func write(_ value: JSONValue) {
+    package mutating func write(_ value: JSONValue) {
         switch value {
         case .null: append("null")
         case .bool(let flag): append(flag ? "true" : "false")

@@ -21,7 +21,7 @@ public struct Screen: Sendable {
 
 extension Screen {
     /// `screens` keyed by name; the first of two with one name wins.
-    public static func byName(_ screens: [Screen]) -> [String: Screen] {
+    package static func byName(_ screens: [Screen]) -> [String: Screen] {
         Dictionary(screens.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 }

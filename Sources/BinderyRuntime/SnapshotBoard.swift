@@ -8,21 +8,21 @@ import Synchronization
 ///
 /// The entries are an array searched by path: a session hosts a few view models, and a
 /// dictionary's storage costs several times what its few entries do.
-public final class SnapshotBoard: Sendable {
+package final class SnapshotBoard: Sendable {
     private let entries = Mutex<[EncodedSnapshot]>([])
 
     /// Creates an empty board.
-    public init() {}
+    package init() {}
 
     /// The current snapshot at `path`, if it is known to be up to date.
-    public func snapshot(at path: String) -> EncodedSnapshot? {
+    package func snapshot(at path: String) -> EncodedSnapshot? {
         entries.withLock { entries in entries.first { $0.path == path } }
     }
 
     /// The bytes of the encoded snapshots `boards` hold, what their sessions keep ready to serve,
     /// each buffer counted once: sessions showing equal snapshots share one (``SharedBytes``), and
     /// its address tells a shared buffer from a copy.
-    public static func retainedBytes(of boards: some Sequence<SnapshotBoard>) -> Int {
+    package static func retainedBytes(of boards: some Sequence<SnapshotBoard>) -> Int {
         var counted = Set<UInt>()
         var bytes = 0
         for board in boards {

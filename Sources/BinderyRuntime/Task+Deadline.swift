@@ -9,7 +9,7 @@ extension Task where Failure == Never {
 
 /// What `operation` returns if it finishes within `wait` on `clock`; nil once the time is up,
 /// even when the operation ignores cancellation (it is cancelled and left to finish alone).
-public func firstResult<Value: Sendable>(
+package func firstResult<Value: Sendable>(
     within wait: Duration, on clock: any Clock<Duration>, _ operation: @escaping @Sendable () async -> Value
 ) async -> Value? {
     let race = FirstResult<Value>()

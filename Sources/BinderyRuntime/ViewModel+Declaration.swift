@@ -16,7 +16,7 @@ extension ViewModel {
     }
 
     /// The view model's body as a child in a collection output: its id, path and snapshot members.
-    public func childJSON(id: String, path: String) -> JSONValue {
+    package func childJSON(id: String, path: String) -> JSONValue {
         var members = snapshotMembers
         members["id"] = .string(id)
         members["path"] = .string(path)
@@ -29,7 +29,7 @@ extension ViewModel {
     }
 
     /// Checks a JSON merge patch of inputs and returns its assignment; all or nothing.
-    public func prepareWrite(_ patch: JSONValue) throws(ViewModelError) -> () -> Void {
+    package func prepareWrite(_ patch: JSONValue) throws(ViewModelError) -> () -> Void {
         guard let members = patch.objectValue else { throw .patchNotAnObject }
         let inputs = Self.declaration.inputs
         var assignments: [() -> Void] = []
@@ -54,7 +54,7 @@ extension ViewModel {
     ///
     /// Throws without changing anything when the command is unknown, the argument is wrong, or
     /// the command's condition or policy refuses it.
-    public func startCommand(
+    package func startCommand(
         _ name: String, argument: JSONValue?, isolation: isolated (any Actor)? = #isolation
     ) throws(ViewModelError) -> (Command, Command.Started) {
         guard let declaration = Self.declaration.commands.first(where: { $0.name == name }) else {
@@ -80,7 +80,7 @@ extension ViewModel {
     /// The child view model at `path` below this one (e.g. `["items", "scenic-1"]`), if any.
     ///
     /// A parent creates its children (seed 001): the child for the next page comes from here.
-    public func child(at path: ArraySlice<String>) -> (any ViewModel)? {
+    package func child(at path: ArraySlice<String>) -> (any ViewModel)? {
         guard let route = route(for: path) else { return nil }
         let length = route.schema.length
         guard let child = route.resolve(self, path[path.startIndex + length - 1]) else { return nil }
@@ -89,7 +89,7 @@ extension ViewModel {
 
     /// Loads what the child at `path` needs before ``child(at:)`` can find it, so that a shared
     /// URL such as `gallery/photos/3` works in a brand-new session.
-    public func prepareChild(at path: ArraySlice<String>) async {
+    package func prepareChild(at path: ArraySlice<String>) async {
         guard let route = route(for: path) else { return }
         await route.prepare(self)
     }
@@ -117,34 +117,34 @@ extension ViewModel {
 
 extension ViewModel {
     /// The state the view model keeps across restarts (its declaration's `persists`).
-    public var persistedState: JSONValue { Self.declaration.persistedState(of: self) }
+    package var persistedState: JSONValue { Self.declaration.persistedState(of: self) }
 
     /// Puts persisted state back into this view model: a fresh one after a restart, or a live one
     /// whose uncommitted change is rolled back or which another node changed. It must reset every
     /// persisted member, including to "nothing" (the list with no load clears its cells).
-    public func restorePersistedState(_ state: JSONValue) {
+    package func restorePersistedState(_ state: JSONValue) {
         Self.declaration.restore(state, into: self)
     }
 
     /// The name of a deferred command that is executing, if any (on this node or, as the store
     /// says, on another).
-    public var runningDeferredCommand: String? {
+    package var runningDeferredCommand: String? {
         Self.declaration.commands.first { $0.isDeferred && state(of: $0).isExecutingUntracked }?.name
     }
 
     /// The name of a deferred command that this node is executing, if any: its lease is renewed.
-    public var deferredCommandRunningHere: String? {
+    package var deferredCommandRunningHere: String? {
         Self.declaration.commands.first { $0.isDeferred && state(of: $0).isExecutingHereUntracked }?.name
     }
 
     /// The name of a deferred command the store says another node is executing, if any.
-    public var deferredCommandRunningElsewhere: String? {
+    package var deferredCommandRunningElsewhere: String? {
         Self.declaration.commands.first { $0.isDeferred && state(of: $0).isRunningElsewhere }?.name
     }
 
     /// Shows the deferred command the store records as running (`running`, started by another
     /// node) as executing, and every other one as not, unless this node runs it.
-    public func showStoredCommand(running: String?) {
+    package func showStoredCommand(running: String?) {
         for command in Self.declaration.commands where command.isDeferred {
             state(of: command).markRunningElsewhere(command.name == running)
         }

@@ -26,7 +26,7 @@ extension ViewModelGraph {
 
     /// The deferred commands running on this node, by view-model path: the caller renews their
     /// leases in the shared store, so other nodes keep showing them as executing.
-    public func commandsRunningHere() -> [String: String] {
+    package func commandsRunningHere() -> [String: String] {
         var running: [String: String] = [:]
         for (path, host) in hosts {
             if let name = host.viewModel.deferredCommandRunningHere { running[path] = name }
@@ -40,7 +40,7 @@ extension ViewModelGraph {
     /// The graph closes first, so cancelling the commands commits nothing (their versions keep
     /// saying they were running); then the commits already under way are awaited, so none lands
     /// after the caller's record.
-    public func shutDown() async -> [String: String] {
+    package func shutDown() async -> [String: String] {
         let running = commandsRunningHere()
         close()
         _ = await commitChain?.value
@@ -50,7 +50,7 @@ extension ViewModelGraph {
     /// Checks the commands shown here as running on another node: a view model the store holds a
     /// newer version of is reloaded; one whose command's lease lapsed (its node is gone) shows the
     /// command interrupted, committed as a new version that every node then shows.
-    public func expireLapsedCommands() async {
+    package func expireLapsedCommands() async {
         guard let persistence, !isClosed else { return }
         for host in Array(hosts.values) where host.viewModel.deferredCommandRunningElsewhere != nil {
             guard let record = try? await persistence.latest(of: host.path) else { continue }

@@ -5,7 +5,7 @@ import Foundation
 /// back to their last committed state, so nothing changes in memory either.
 extension ViewModelGraph {
     /// How a commit ended.
-    public enum CommitOutcome: Sendable {
+    package enum CommitOutcome: Sendable {
         /// Durable and published.
         case committed
         /// Refused: another node committed first; rolled back.

@@ -6,7 +6,7 @@ extension ViewModelGraph {
     /// The first watcher makes the view model active. Returns an id for ``unwatch(_:id:)``.
     /// With `patches`, the versions pushed carry a JSON Patch from the previous one when there is
     /// one (``EncodedSnapshot/patch``).
-    public func watch(
+    package func watch(
         _ path: String,
         after: Int?,
         patches: Bool = false,
@@ -37,7 +37,7 @@ extension ViewModelGraph {
 
     /// Stops a watch; when the last watcher leaves, the view model becomes inactive and the
     /// work it started on activation is cancelled.
-    public func unwatch(_ path: String, id: Int) {
+    package func unwatch(_ path: String, id: Int) {
         guard let host = hosts[path], host.watchers.removeValue(forKey: id) != nil else { return }
         if host.watchers.isEmpty {
             host.activation?.cancel()
@@ -48,7 +48,7 @@ extension ViewModelGraph {
     }
 
     /// Waits up to `wait` for a version newer than `version`; nil when none came in time.
-    public func snapshot(
+    package func snapshot(
         _ path: String, after version: Int, waitingUpTo wait: Duration
     ) async throws(ViewModelError) -> EncodedSnapshot? {
         let host = try await preparedHost(at: path)

@@ -4,7 +4,7 @@ extension ViewModelGraph {
     ///
     /// With `ifVersion`, the write happens only while the current version is one of those
     /// (a conditional request's `If-Match`); otherwise it is refused and nothing changes.
-    public func write(_ path: String, patch: JSONValue, ifVersion: Set<Int>? = nil) async throws(ViewModelError) -> EncodedSnapshot {
+    package func write(_ path: String, patch: JSONValue, ifVersion: Set<Int>? = nil) async throws(ViewModelError) -> EncodedSnapshot {
         // Another node may commit first: reload its state, then a plain write is applied again
         // on top of it, and a conditional one finds its version stale (412).
         for _ in 0..<3 {
@@ -62,13 +62,13 @@ extension ViewModelGraph {
 
     /// Shows the newest committed version of `path` when the store has a newer one than this
     /// graph (another node committed it); watchers get it pushed.
-    public func refresh(_ path: String, toVersion version: Int) async {
+    package func refresh(_ path: String, toVersion version: Int) async {
         guard let host = hosts[path], (host.storedVersion ?? 0) < version else { return }
         await reload(host)
     }
 
     /// Reloads every view model this graph holds from the store (after missed notifications).
-    public func refreshAll() async {
+    package func refreshAll() async {
         for host in hosts.values { await reload(host) }
     }
 }

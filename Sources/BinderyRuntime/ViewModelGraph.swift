@@ -5,9 +5,9 @@ import Synchronization
 /// its versions and its watchers.
 ///
 /// All reads and writes of a session go through here; nothing here knows about HTTP.
-public actor ViewModelGraph {
+package actor ViewModelGraph {
     /// The latest snapshots, readable without a hop onto this actor.
-    public nonisolated let board = SnapshotBoard()
+    package nonisolated let board = SnapshotBoard()
 
     private let screens: [String: Screen]
     let clock: any Clock<Duration>
@@ -36,7 +36,7 @@ public actor ViewModelGraph {
     ///
     /// With `persistence`, every new version is committed before it is answered, pushed or
     /// served; `restored` continues view models from a previous process.
-    public init(
+    package init(
         screens: [Screen], clock: any Clock<Duration> = ContinuousClock(),
         persistence: (any ViewModelPersistence)? = nil, restored: [String: RestoredViewModel] = [:]
     ) {
@@ -45,7 +45,7 @@ public actor ViewModelGraph {
 
     /// Creates a graph from screens already keyed by name: every session of a process can share
     /// one dictionary instead of building its own.
-    public init(
+    package init(
         screens: [String: Screen], clock: any Clock<Duration> = ContinuousClock(),
         persistence: (any ViewModelPersistence)? = nil, restored: [String: RestoredViewModel] = [:]
     ) {
@@ -58,7 +58,7 @@ public actor ViewModelGraph {
     // MARK: Reading and writing
 
     /// The current snapshot of the view model at `path`.
-    public func snapshot(_ path: String) async throws(ViewModelError) -> EncodedSnapshot {
+    package func snapshot(_ path: String) async throws(ViewModelError) -> EncodedSnapshot {
         let host = try await preparedHost(at: path)
         await settle()
         return host.current
@@ -68,7 +68,7 @@ public actor ViewModelGraph {
     ///
     /// Immediate commands always finish before this returns. Deferred ones keep running in the
     /// background past the wait; their end shows in later snapshots and events.
-    public func execute(
+    package func execute(
         _ path: String, command name: String, argument: JSONValue?, wait: Duration = .zero
     ) async throws(ViewModelError) -> CommandOutcome {
         let host = try await preparedHost(at: path)
@@ -100,7 +100,7 @@ public actor ViewModelGraph {
     ///
     /// Throws ``ViewModelError/commandNotRunning(name:)`` when nothing runs. A cancelled
     /// execution leaves the view model as it was; the snapshot shows `executing: false`.
-    public func cancel(_ path: String, command name: String) async throws(ViewModelError) -> EncodedSnapshot {
+    package func cancel(_ path: String, command name: String) async throws(ViewModelError) -> EncodedSnapshot {
         let host = try await preparedHost(at: path)
         guard let command = host.viewModel.command(named: name) else { throw .unknownCommand(name: name) }
         let stopping = command.cancelAll()
@@ -111,7 +111,7 @@ public actor ViewModelGraph {
     }
 
     /// Ends the session's graph: cancels running work, ends watches and pending waits.
-    public func close() {
+    package func close() {
         isClosed = true
         // Every command of every view model made here, in-process executions (a deep link's load)
         // included.
@@ -131,12 +131,12 @@ public actor ViewModelGraph {
     /// Runs `body` with the view model at `path`, inside this graph's isolation domain.
     ///
     /// For in-process callers and tests that need to look at a view model directly.
-    public func inspect<Value: Sendable>(_ path: String, _ body: (any ViewModel) -> Value) throws(ViewModelError) -> Value {
+    package func inspect<Value: Sendable>(_ path: String, _ body: (any ViewModel) -> Value) throws(ViewModelError) -> Value {
         body(try host(at: path).viewModel)
     }
 
     /// The number of open watches across the graph.
-    public var watcherCount: Int { hosts.values.reduce(0) { $0 + $1.watchers.count } }
+    package var watcherCount: Int { hosts.values.reduce(0) { $0 + $1.watchers.count } }
 
     // MARK: Propagation
 
@@ -145,7 +145,7 @@ public actor ViewModelGraph {
     ///
     /// Returns the commit of what this flush rendered, if it rendered anything to commit.
     @discardableResult
-    public func flush() -> Task<CommitOutcome, Never>? {
+    package func flush() -> Task<CommitOutcome, Never>? {
         flushPending.store(false, ordering: .sequentiallyConsistent)
         guard !isClosed else { return nil }
         var commit: Task<CommitOutcome, Never>?

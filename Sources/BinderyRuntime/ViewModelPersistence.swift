@@ -2,7 +2,7 @@
 ///
 /// The binding layer adapts a durable store to it. Every new version is committed before anyone
 /// sees it; a commit that fails leaves the view model as it was.
-public protocol ViewModelPersistence: Sendable {
+package protocol ViewModelPersistence: Sendable {
     /// Commits new versions, all or nothing; returns only once they are durable.
     func commit(_ versions: [CommittedVersion]) async throws
     /// The versions of `path` after `version`, oldest first; nil when the log no longer reaches
@@ -15,26 +15,26 @@ public protocol ViewModelPersistence: Sendable {
 /// A commit refused because a view model's stored version is no longer the one it replaced:
 /// another node (or process) committed first. The graph reloads and, for a plain write, tries
 /// again.
-public struct VersionConflict: Error, Sendable, Equatable {
+package struct VersionConflict: Error, Sendable, Equatable {
     /// Creates the error.
-    public init() {}
+    package init() {}
 }
 
 /// One new version of one view model, as committed.
-public struct CommittedVersion: Sendable, Equatable {
+package struct CommittedVersion: Sendable, Equatable {
     /// The view model's path.
-    public let path: String
+    package let path: String
     /// The version this one replaces; nil for the view model's first.
-    public let expected: Int?
+    package let expected: Int?
     /// The snapshot of the new version.
-    public let snapshot: EncodedSnapshot
+    package let snapshot: EncodedSnapshot
     /// The view model's persisted state at this version.
-    public let state: JSONValue
+    package let state: JSONValue
     /// The deferred command running at this version, if any.
-    public let runningCommand: String?
+    package let runningCommand: String?
 
     /// Creates a committed version.
-    public init(path: String, expected: Int?, snapshot: EncodedSnapshot, state: JSONValue, runningCommand: String?) {
+    package init(path: String, expected: Int?, snapshot: EncodedSnapshot, state: JSONValue, runningCommand: String?) {
         self.path = path
         self.expected = expected
         self.snapshot = snapshot
@@ -44,19 +44,19 @@ public struct CommittedVersion: Sendable, Equatable {
 }
 
 /// A view model's persisted state as a session is restored after a restart.
-public struct RestoredViewModel: Sendable, Equatable {
+package struct RestoredViewModel: Sendable, Equatable {
     /// The version it had; the restored view model continues from here.
-    public let version: Int
+    package let version: Int
     /// Its persisted state.
-    public let state: JSONValue
+    package let state: JSONValue
     /// A deferred command that was running when the process stopped, or whose node's lease on it
     /// lapsed; it comes back as not executing, with an error saying it was interrupted.
-    public let interruptedCommand: String?
+    package let interruptedCommand: String?
     /// A deferred command another node runs now (its lease holds): shown as executing.
-    public let runningCommand: String?
+    package let runningCommand: String?
 
     /// Creates a restored view model.
-    public init(version: Int, state: JSONValue, interruptedCommand: String?, runningCommand: String? = nil) {
+    package init(version: Int, state: JSONValue, interruptedCommand: String?, runningCommand: String? = nil) {
         self.version = version
         self.state = state
         self.interruptedCommand = interruptedCommand

@@ -2,7 +2,7 @@ import Foundation
 
 /// A store that announces committed view-model writes, for nodes sharing it: each node refreshes
 /// its cached copies and pushes to its watchers. ``PostgresStore`` is one.
-public protocol ChangeFeed: SessionStateStore {
+package protocol ChangeFeed: SessionStateStore {
     /// A new stream of changes committed by any node, this one included. Its first element is
     /// ``StoreChange/resynchronize`` once the feed is listening; every later `resynchronize` says
     /// that notifications may have been missed (the connection dropped and was re-established),
@@ -21,13 +21,13 @@ public protocol ChangeFeed: SessionStateStore {
 extension ChangeFeed {
     /// Gives up this node's leases on `commands` (at shutdown): they read as lapsed at once, so
     /// the other nodes show them interrupted at their next check.
-    public func releaseCommandLeases(_ commands: [ViewModelKey: String]) async throws {
+    package func releaseCommandLeases(_ commands: [ViewModelKey: String]) async throws {
         try await renewCommandLeases(commands, at: Date(timeIntervalSince1970: 0))
     }
 }
 
 /// One element of a change stream.
-public enum StoreChange: Hashable, Sendable {
+package enum StoreChange: Hashable, Sendable {
     /// A view model was committed at a version.
     case changed(ViewModelChange)
     /// Changes may have been missed: reload what you watch (from the version log or the record).
@@ -35,23 +35,23 @@ public enum StoreChange: Hashable, Sendable {
 }
 
 /// A committed view-model write, as announced: keys only, never the state.
-public struct ViewModelChange: Hashable, Sendable, CustomStringConvertible {
+package struct ViewModelChange: Hashable, Sendable, CustomStringConvertible {
     /// Which view model was written.
-    public var key: ViewModelKey
+    package var key: ViewModelKey
     /// The version that was committed.
-    public var version: Int
+    package var version: Int
     /// The id of the node that committed it.
-    public var node: String
+    package var node: String
 
     /// A change.
-    public init(key: ViewModelKey, version: Int, node: String) {
+    package init(key: ViewModelKey, version: Int, node: String) {
         self.key = key
         self.version = version
         self.node = node
     }
 
     /// `SESSION/PATH@VERSION by NODE`.
-    public var description: String { "\(key)@\(version) by \(node)" }
+    package var description: String { "\(key)@\(version) by \(node)" }
 
     /// The notification payload: `<session hash hex> <path> <version> <node>`, under 200 bytes for
     /// the paths Bindery uses. A path may contain spaces: the last two fields are split off first.

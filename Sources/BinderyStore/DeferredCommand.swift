@@ -1,17 +1,17 @@
 import Foundation
 
 /// A deferred command that was started and has not finished: enough to report it after a crash.
-public struct DeferredCommand: Hashable, Sendable {
+package struct DeferredCommand: Hashable, Sendable {
     /// The command's name, as the view model declares it.
-    public var name: String
+    package var name: String
     /// When the command started, as given by the caller.
-    public var startedAt: Date
+    package var startedAt: Date
     /// When the node running it last renewed its lease on it (a shared store); its start until
     /// the first renewal.
-    public var renewedAt: Date
+    package var renewedAt: Date
 
     /// A running command, renewed last at `renewedAt` (by default, when it started).
-    public init(name: String, startedAt: Date, renewedAt: Date? = nil) {
+    package init(name: String, startedAt: Date, renewedAt: Date? = nil) {
         self.name = name
         self.startedAt = startedAt
         self.renewedAt = renewedAt ?? startedAt
@@ -19,7 +19,7 @@ public struct DeferredCommand: Hashable, Sendable {
 }
 
 /// What the store knows of a view model's deferred command.
-public enum CommandState: Hashable, Sendable {
+package enum CommandState: Hashable, Sendable {
     /// The command was running when last written, and the process is believed to be alive.
     case running(DeferredCommand)
     /// The command was running when the process stopped: it will never finish.

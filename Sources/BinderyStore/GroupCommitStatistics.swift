@@ -1,21 +1,21 @@
 /// Counts kept by a store's single writer (``SQLiteStore``'s, or a ``PostgresStore`` node's): how
 /// many operations went into how many transactions. Fewer transactions than operations means group
 /// commit is batching.
-public struct GroupCommitStatistics: Hashable, Sendable {
+package struct GroupCommitStatistics: Hashable, Sendable {
     /// Transactions that committed.
-    public var transactions = 0
+    package var transactions = 0
     /// Operations acknowledged by those transactions (refused ones are not counted).
-    public var operations = 0
+    package var operations = 0
     /// Transactions that failed to commit; every operation in them failed.
-    public var failedTransactions = 0
+    package var failedTransactions = 0
 
     /// All counts zero.
-    public init() {}
+    package init() {}
 }
 
 /// A store whose writes go through one group-committing writer, and that reports its counts
 /// (for `/metrics`). The memory store has no transactions and does not conform.
-public protocol GroupCommitReporting: Sendable {
+package protocol GroupCommitReporting: Sendable {
     /// The writer's counts since the store opened.
     var statistics: GroupCommitStatistics { get }
 }

@@ -3,61 +3,61 @@ import Synchronization
 
 /// A ``SessionStateStore`` in memory (`--store memory`): the same rules as ``SQLiteStore``,
 /// nothing on disk, everything gone with the process.
-public final class MemoryStore: SessionStateStore {
+package final class MemoryStore: SessionStateStore {
     private let state: Mutex<MemoryState>
 
     /// An empty store keeping version logs as `logPolicy` says.
-    public init(logPolicy: VersionLogPolicy = VersionLogPolicy()) {
+    package init(logPolicy: VersionLogPolicy = VersionLogPolicy()) {
         state = Mutex(MemoryState(logPolicy: logPolicy))
     }
 
     /// Creates a session.
-    public func createSession(_ tokenHash: SessionTokenHash, at time: Date) async throws -> StoredSession {
+    package func createSession(_ tokenHash: SessionTokenHash, at time: Date) async throws -> StoredSession {
         try state.withLock { state throws(StoreError) in try state.createSession(tokenHash, at: time) }
     }
 
     /// The session with this token hash, or `nil`.
-    public func session(_ tokenHash: SessionTokenHash) async throws -> StoredSession? {
+    package func session(_ tokenHash: SessionTokenHash) async throws -> StoredSession? {
         state.withLock { $0.sessions[tokenHash] }
     }
 
     /// Records a use of the session.
-    public func touchSession(_ tokenHash: SessionTokenHash, at time: Date) async throws {
+    package func touchSession(_ tokenHash: SessionTokenHash, at time: Date) async throws {
         try state.withLock { state throws(StoreError) in try state.touchSession(tokenHash, at: time) }
     }
 
     /// Every view-model record of the session, ordered by path.
-    public func viewModels(of tokenHash: SessionTokenHash) async throws -> [ViewModelRecord] {
+    package func viewModels(of tokenHash: SessionTokenHash) async throws -> [ViewModelRecord] {
         state.withLock { state in
             (state.viewModels[tokenHash] ?? [:]).values.map(\.record).sorted { $0.key.path < $1.key.path }
         }
     }
 
     /// Applies a batch of writes all together or not at all.
-    public func commit(_ writes: [ViewModelWrite]) async throws {
+    package func commit(_ writes: [ViewModelWrite]) async throws {
         try state.withLock { state throws(StoreError) in try state.commit(writes) }
     }
 
     /// The logged versions of a view model after `version`.
-    public func versions(of key: ViewModelKey, after version: Int) async throws -> VersionHistory {
+    package func versions(of key: ViewModelKey, after version: Int) async throws -> VersionHistory {
         state.withLock { $0.versions(of: key, after: version) }
     }
 
     /// Deletes a session and everything of it.
     @discardableResult
-    public func deleteSession(_ tokenHash: SessionTokenHash) async throws -> Bool {
+    package func deleteSession(_ tokenHash: SessionTokenHash) async throws -> Bool {
         state.withLock { $0.deleteSession(tokenHash) }
     }
 
     /// Deletes every session last used before `cutoff`.
-    public func purgeSessions(idleSince cutoff: Date) async throws -> [SessionTokenHash] {
+    package func purgeSessions(idleSince cutoff: Date) async throws -> [SessionTokenHash] {
         state.withLock { state in
             state.delete(state.sessionsByUse.filter { $0.lastUsedAt < cutoff })
         }
     }
 
     /// Keeps at most `maximum` sessions, deleting the least recently used not in `sparing`.
-    public func evictSessions(beyond maximum: Int, sparing: Set<SessionTokenHash>) async throws -> [SessionTokenHash] {
+    package func evictSessions(beyond maximum: Int, sparing: Set<SessionTokenHash>) async throws -> [SessionTokenHash] {
         state.withLock { state in
             let byUse = state.sessionsByUse
             let excess = max(0, byUse.count - max(0, maximum))
@@ -66,10 +66,10 @@ public final class MemoryStore: SessionStateStore {
     }
 
     /// Marks every running deferred command interrupted.
-    public func markRunningCommandsInterrupted() async throws -> [ViewModelKey] {
+    package func markRunningCommandsInterrupted() async throws -> [ViewModelKey] {
         state.withLock { $0.markRunningCommandsInterrupted() }
     }
 
     /// Does nothing: memory has nothing to flush, and the state ends with the process.
-    public func close() async throws {}
+    package func close() async throws {}
 }

@@ -2,12 +2,12 @@
 /// ``PostgresStore/channel`` in its own transaction, and arrives on every node's streams.
 extension PostgresStore: ChangeFeed {
     /// A new stream of changes committed by any node, starting with ``StoreChange/resynchronize``.
-    public func changes() -> AsyncStream<StoreChange> {
+    package func changes() -> AsyncStream<StoreChange> {
         listener.subscribe()
     }
 
     /// How many times the LISTEN connection started listening: more than 1 after a reconnect.
-    public var listenCount: Int {
+    package var listenCount: Int {
         listener.listenCount
     }
 }

@@ -4,7 +4,7 @@ import PostgresNIO
 /// Sessions: create, look up, touch, delete, purge and evict.
 extension PostgresStore {
     /// Creates a session.
-    public func createSession(_ tokenHash: SessionTokenHash, at time: Date) async throws -> StoredSession {
+    package func createSession(_ tokenHash: SessionTokenHash, at time: Date) async throws -> StoredSession {
         let logger = self.logger
         return try await committer.submit { connection in
             let rows = try await connection.query(
@@ -21,7 +21,7 @@ extension PostgresStore {
     }
 
     /// The session with this token hash, or `nil`.
-    public func session(_ tokenHash: SessionTokenHash) async throws -> StoredSession? {
+    package func session(_ tokenHash: SessionTokenHash) async throws -> StoredSession? {
         try await read { client in
             let rows = try await client.query(
                 "SELECT created_at, last_used_at FROM bindery_session WHERE token_hash = \(tokenHash.bytes)",
@@ -37,7 +37,7 @@ extension PostgresStore {
     }
 
     /// Records a use of the session.
-    public func touchSession(_ tokenHash: SessionTokenHash, at time: Date) async throws {
+    package func touchSession(_ tokenHash: SessionTokenHash, at time: Date) async throws {
         let logger = self.logger
         try await committer.submit { connection in
             guard try await Self.touch(tokenHash, at: time, on: connection, logger: logger) else {
@@ -48,7 +48,7 @@ extension PostgresStore {
 
     /// Deletes a session and everything of it.
     @discardableResult
-    public func deleteSession(_ tokenHash: SessionTokenHash) async throws -> Bool {
+    package func deleteSession(_ tokenHash: SessionTokenHash) async throws -> Bool {
         let logger = self.logger
         return try await committer.submit { connection in
             try await connection.query(
@@ -58,7 +58,7 @@ extension PostgresStore {
     }
 
     /// Deletes every session last used before `cutoff`.
-    public func purgeSessions(idleSince cutoff: Date) async throws -> [SessionTokenHash] {
+    package func purgeSessions(idleSince cutoff: Date) async throws -> [SessionTokenHash] {
         let logger = self.logger
         return try await committer.submit { connection in
             try await Self.deletedSessions(
@@ -74,7 +74,7 @@ extension PostgresStore {
     }
 
     /// Keeps at most `maximum` sessions, deleting the least recently used not in `sparing`.
-    public func evictSessions(beyond maximum: Int, sparing: Set<SessionTokenHash>) async throws -> [SessionTokenHash] {
+    package func evictSessions(beyond maximum: Int, sparing: Set<SessionTokenHash>) async throws -> [SessionTokenHash] {
         let logger = self.logger
         return try await committer.submit { connection in
             var count = 0

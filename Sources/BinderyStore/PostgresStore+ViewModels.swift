@@ -4,7 +4,7 @@ import PostgresNIO
 /// View models: load, commit with version checks, version log, interrupted commands.
 extension PostgresStore {
     /// Every view-model record of the session, ordered by path.
-    public func viewModels(of tokenHash: SessionTokenHash) async throws -> [ViewModelRecord] {
+    package func viewModels(of tokenHash: SessionTokenHash) async throws -> [ViewModelRecord] {
         try await read { client in
             let rows = try await client.query(
                 """
@@ -20,7 +20,7 @@ extension PostgresStore {
 
     /// The newest committed record of one view model, or `nil` when it has none (or its session is
     /// gone): what a node reads to refresh a cached copy after a change notification.
-    public func viewModel(_ key: ViewModelKey) async throws -> ViewModelRecord? {
+    package func viewModel(_ key: ViewModelKey) async throws -> ViewModelRecord? {
         try await read { client in
             let rows = try await client.query(
                 """
@@ -35,7 +35,7 @@ extension PostgresStore {
     }
 
     /// Applies a batch of writes all together or not at all.
-    public func commit(_ writes: [ViewModelWrite]) async throws {
+    package func commit(_ writes: [ViewModelWrite]) async throws {
         guard !writes.isEmpty else { return }
         let context = WriteContext(policy: logPolicy, nodeID: nodeID, logger: logger)
         try await committer.submit { connection in
@@ -46,7 +46,7 @@ extension PostgresStore {
     }
 
     /// The logged versions of a view model after `version`, read in one statement (one snapshot).
-    public func versions(of key: ViewModelKey, after version: Int) async throws -> VersionHistory {
+    package func versions(of key: ViewModelKey, after version: Int) async throws -> VersionHistory {
         try await read { client in
             let rows = try await client.query(
                 """
@@ -76,7 +76,7 @@ extension PostgresStore {
 
     /// Renews this node's leases on the commands it runs, in one transaction; a view model whose
     /// command ended or was interrupted meanwhile is left alone.
-    public func renewCommandLeases(_ commands: [ViewModelKey: String], at time: Date) async throws {
+    package func renewCommandLeases(_ commands: [ViewModelKey: String], at time: Date) async throws {
         guard !commands.isEmpty else { return }
         let logger = self.logger
         try await committer.submit { connection in
@@ -94,7 +94,7 @@ extension PostgresStore {
     }
 
     /// Marks every running deferred command interrupted, whichever node started it.
-    public func markRunningCommandsInterrupted() async throws -> [ViewModelKey] {
+    package func markRunningCommandsInterrupted() async throws -> [ViewModelKey] {
         let logger = self.logger
         return try await committer.submit { connection in
             let rows = try await connection.query(

@@ -9,14 +9,14 @@ import PostgresNIO
 /// ``StoreError/conflict(_:expected:stored:)``. A ``PostgresCommitter`` puts many callers' writes in
 /// one transaction. Every committed write is announced on the `bindery_changes` channel; see
 /// ``ChangeFeed``.
-public final class PostgresStore: SessionStateStore {
+package final class PostgresStore: SessionStateStore {
     /// The notification channel every node listens on.
-    public static let channel = "bindery_changes"
+    package static let channel = "bindery_changes"
 
     /// The URL, with its password hidden.
-    public let location: String
+    package let location: String
     /// This node's id, as carried in its change notifications.
-    public let nodeID: String
+    package let nodeID: String
     let client: PostgresClient
     let committer: PostgresCommitter
     let listener: ChangeListener
@@ -28,7 +28,7 @@ public final class PostgresStore: SessionStateStore {
     /// schema (safe when several nodes start at once) and starts the connection pool. Throws
     /// ``StoreError/cannotOpen(path:reason:)``, naming the URL without its password, when the
     /// server cannot be reached or the schema cannot be set up.
-    public init(
+    package init(
         url: String, logPolicy: VersionLogPolicy = VersionLogPolicy(), options: PostgresStoreOptions = PostgresStoreOptions()
     ) async throws(StoreError) {
         let endpoint = try PostgresEndpoint(url: url)
@@ -58,13 +58,13 @@ public final class PostgresStore: SessionStateStore {
     }
 
     /// How many transactions the writer committed, and how many operations they held.
-    public var statistics: GroupCommitStatistics {
+    package var statistics: GroupCommitStatistics {
         committer.statistics
     }
 
     /// Commits what is queued, stops the LISTEN connection (ending every change stream) and shuts
     /// the pool down: later operations throw ``StoreError/unavailable(reason:)``.
-    public func close() async throws {
+    package func close() async throws {
         await committer.close()
         await listener.stop()
         runTask.cancel()

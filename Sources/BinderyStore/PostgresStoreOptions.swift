@@ -2,24 +2,24 @@ import Foundation
 import Logging
 
 /// How a ``PostgresStore`` runs: its node id, its pool, its group commits and its LISTEN connection.
-public struct PostgresStoreOptions: Sendable {
+package struct PostgresStoreOptions: Sendable {
     /// This node's id, carried in every change notification it sends so that a node can tell its
     /// own notifications apart; no spaces. A random 8-hex-digit id by default.
-    public var nodeID: String
+    package var nodeID: String
     /// The most connections the pool opens (the LISTEN connection is not counted).
-    public var maximumConnections: Int
+    package var maximumConnections: Int
     /// The most operations put in one transaction.
-    public var maxBatchSize: Int
+    package var maxBatchSize: Int
     /// The first wait before the LISTEN connection is opened again after it dropped; doubled after
     /// each failed attempt.
-    public var reconnectDelay: Duration
+    package var reconnectDelay: Duration
     /// The longest wait between two attempts to open the LISTEN connection.
-    public var maximumReconnectDelay: Duration
+    package var maximumReconnectDelay: Duration
     /// Where the store and postgres-nio log background events (reconnects, failed attempts).
-    public var logger: Logger
+    package var logger: Logger
 
     /// Options; every value has a default fit for a server.
-    public init(
+    package init(
         nodeID: String = Self.randomNodeID(),
         maximumConnections: Int = 8,
         maxBatchSize: Int = 256,
@@ -36,7 +36,7 @@ public struct PostgresStoreOptions: Sendable {
     }
 
     /// Eight random hex digits.
-    public static func randomNodeID() -> String {
+    package static func randomNodeID() -> String {
         String(UUID().uuidString.lowercased().prefix(8))
     }
 }

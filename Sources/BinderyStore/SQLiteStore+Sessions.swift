@@ -4,7 +4,7 @@ import GRDB
 /// Sessions: create, look up, touch, delete, purge and evict.
 extension SQLiteStore {
     /// Creates a session.
-    public func createSession(_ tokenHash: SessionTokenHash, at time: Date) async throws -> StoredSession {
+    package func createSession(_ tokenHash: SessionTokenHash, at time: Date) async throws -> StoredSession {
         try await committer.submit { db in
             guard try Self.fetchSession(db, tokenHash) == nil else { throw StoreError.sessionExists(tokenHash) }
             try db.execute(
@@ -16,12 +16,12 @@ extension SQLiteStore {
     }
 
     /// The session with this token hash, or `nil`.
-    public func session(_ tokenHash: SessionTokenHash) async throws -> StoredSession? {
+    package func session(_ tokenHash: SessionTokenHash) async throws -> StoredSession? {
         try await read { db in try Self.fetchSession(db, tokenHash) }
     }
 
     /// Records a use of the session.
-    public func touchSession(_ tokenHash: SessionTokenHash, at time: Date) async throws {
+    package func touchSession(_ tokenHash: SessionTokenHash, at time: Date) async throws {
         try await committer.submit { db in
             try db.execute(
                 sql: "UPDATE session SET last_used_at = MAX(last_used_at, ?) WHERE token_hash = ?",
@@ -33,7 +33,7 @@ extension SQLiteStore {
 
     /// Deletes a session and everything of it.
     @discardableResult
-    public func deleteSession(_ tokenHash: SessionTokenHash) async throws -> Bool {
+    package func deleteSession(_ tokenHash: SessionTokenHash) async throws -> Bool {
         try await committer.submit { db in
             try db.execute(sql: "DELETE FROM session WHERE token_hash = ?", arguments: [tokenHash.bytes])
             return db.changesCount > 0
@@ -41,14 +41,14 @@ extension SQLiteStore {
     }
 
     /// Deletes every session last used before `cutoff`.
-    public func purgeSessions(idleSince cutoff: Date) async throws -> [SessionTokenHash] {
+    package func purgeSessions(idleSince cutoff: Date) async throws -> [SessionTokenHash] {
         try await committer.submit { db in
             try Self.delete(db, Self.sessionsByUse(db, idleSince: cutoff))
         }
     }
 
     /// Keeps the `maximum` most recently used sessions.
-    public func evictSessions(beyond maximum: Int, sparing: Set<SessionTokenHash>) async throws -> [SessionTokenHash] {
+    package func evictSessions(beyond maximum: Int, sparing: Set<SessionTokenHash>) async throws -> [SessionTokenHash] {
         try await committer.submit { db in
             let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM session") ?? 0
             let excess = count - max(0, maximum)

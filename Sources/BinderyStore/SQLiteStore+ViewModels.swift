@@ -4,7 +4,7 @@ import GRDB
 /// View models: load, commit with version checks, version log, interrupted commands.
 extension SQLiteStore {
     /// Every view-model record of the session, ordered by path.
-    public func viewModels(of tokenHash: SessionTokenHash) async throws -> [ViewModelRecord] {
+    package func viewModels(of tokenHash: SessionTokenHash) async throws -> [ViewModelRecord] {
         try await read { db in
             let rows = try Row.fetchAll(
                 db,
@@ -19,7 +19,7 @@ extension SQLiteStore {
     }
 
     /// Applies a batch of writes all together or not at all.
-    public func commit(_ writes: [ViewModelWrite]) async throws {
+    package func commit(_ writes: [ViewModelWrite]) async throws {
         guard !writes.isEmpty else { return }
         let policy = logPolicy
         try await committer.submit { db in
@@ -33,7 +33,7 @@ extension SQLiteStore {
     /// one older than `maxAge` at the time of the newest entry (the latest write that logged) are
     /// left out as if pruned. While write times only go forward, that is what pruning at each
     /// write would have left; the count keeps such entries bounded until it drops them.
-    public func versions(of key: ViewModelKey, after version: Int) async throws -> VersionHistory {
+    package func versions(of key: ViewModelKey, after version: Int) async throws -> VersionHistory {
         let maxAge = logPolicy.maxAge
         return try await read { db in
             let arguments: StatementArguments = [key.session.bytes, key.path]
@@ -69,7 +69,7 @@ extension SQLiteStore {
     }
 
     /// Marks every running deferred command interrupted.
-    public func markRunningCommandsInterrupted() async throws -> [ViewModelKey] {
+    package func markRunningCommandsInterrupted() async throws -> [ViewModelKey] {
         try await committer.submit { db in
             let running = "command_name IS NOT NULL AND command_interrupted = 0"
             let rows = try Row.fetchAll(

@@ -10,9 +10,9 @@ import GRDB
 /// crash may lose the last transactions (never corrupting the file). `FULL` would survive that too,
 /// at the cost of an fsync per transaction; group commit would soften it, but a session store whose
 /// state users can re-enter does not need it.
-public final class SQLiteStore: SessionStateStore {
+package final class SQLiteStore: SessionStateStore {
     /// The file, or `nil` for an in-memory database.
-    public let path: String?
+    package let path: String?
     let database: any DatabaseWriter
     let committer: GroupCommitter
     /// Checkpoints the file's write-ahead log off the writer; nil in memory.
@@ -32,7 +32,7 @@ public final class SQLiteStore: SessionStateStore {
     /// Opens the file at `path`, creating it and its parent directory if needed, and migrates it.
     /// Throws ``StoreError/cannotOpen(path:reason:)`` for a file that cannot be read, written or
     /// migrated, or that fails SQLite's quick integrity check.
-    public convenience init(path: String, logPolicy: VersionLogPolicy = VersionLogPolicy()) throws(StoreError) {
+    package convenience init(path: String, logPolicy: VersionLogPolicy = VersionLogPolicy()) throws(StoreError) {
         let pool: DatabasePool
         let checkpointer: WALCheckpointer
         do {
@@ -49,14 +49,14 @@ public final class SQLiteStore: SessionStateStore {
     }
 
     /// A fresh in-memory database with the same schema and rules, for tests.
-    public static func inMemory(logPolicy: VersionLogPolicy = VersionLogPolicy()) throws -> SQLiteStore {
+    package static func inMemory(logPolicy: VersionLogPolicy = VersionLogPolicy()) throws -> SQLiteStore {
         let queue = try DatabaseQueue(configuration: configuration())
         try migrator.migrate(queue)
         return SQLiteStore(path: nil, database: queue, checkpointer: nil, logPolicy: logPolicy)
     }
 
     /// How many transactions the single writer committed, and how many operations they held.
-    public var statistics: GroupCommitStatistics {
+    package var statistics: GroupCommitStatistics {
         committer.statistics
     }
 
@@ -67,7 +67,7 @@ public final class SQLiteStore: SessionStateStore {
     /// A checkpoint another connection to the file is running makes SQLite refuse this one at once
     /// (`SQLITE_BUSY`, no busy handler): it is tried a few times, then the log is left for the next
     /// opener, which reads it as after a crash. Nothing committed is lost either way.
-    public func close() async throws {
+    package func close() async throws {
         await committer.waitUntilIdle()
         try await checkpointer?.close()
         for attempt in 1...5 {

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Times are always given by the caller, so tests control them. A write returns only after the
 /// transaction holding it has committed.
-public protocol SessionStateStore: Sendable {
+package protocol SessionStateStore: Sendable {
     /// Creates a session; throws ``StoreError/sessionExists(_:)`` if the hash is taken.
     func createSession(_ tokenHash: SessionTokenHash, at time: Date) async throws -> StoredSession
 

@@ -4,15 +4,15 @@ import Foundation
 ///
 /// Held inline as four words: every live session, store key and change notification carries
 /// one, and `Data` would put the 32 bytes in an allocation of their own.
-public struct SessionTokenHash: Hashable, Sendable, CustomStringConvertible {
+package struct SessionTokenHash: Hashable, Sendable, CustomStringConvertible {
     /// The number of bytes in a SHA-256 digest.
-    public static let byteCount = 32
+    package static let byteCount = 32
 
     /// The digest's bytes, eight at a time, each word big-endian (so words compare as the bytes).
     private let words: (UInt64, UInt64, UInt64, UInt64)
 
     /// Wraps digest bytes computed by the caller; `nil` unless there are exactly 32 of them.
-    public init?(bytes: Data) {
+    package init?(bytes: Data) {
         guard bytes.count == Self.byteCount else { return nil }
         var raw: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         withUnsafeMutableBytes(of: &raw) { $0.copyBytes(from: bytes) }
@@ -20,7 +20,7 @@ public struct SessionTokenHash: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The 32 digest bytes.
-    public var bytes: Data {
+    package var bytes: Data {
         var data = Data(capacity: Self.byteCount)
         for word in [words.0, words.1, words.2, words.3] {
             withUnsafeBytes(of: word.bigEndian) { data.append(contentsOf: $0) }
@@ -29,7 +29,7 @@ public struct SessionTokenHash: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The first 8 hex digits: enough to tell hashes apart in logs and test failures.
-    public var description: String {
+    package var description: String {
         let digits = String(words.0 >> 32, radix: 16)
         return String(repeating: "0", count: 8 - digits.count) + digits
     }
@@ -40,12 +40,12 @@ public struct SessionTokenHash: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether the two hashes have the same bytes.
-    public static func == (lhs: SessionTokenHash, rhs: SessionTokenHash) -> Bool {
+    package static func == (lhs: SessionTokenHash, rhs: SessionTokenHash) -> Bool {
         lhs.words == rhs.words
     }
 
     /// Feeds the bytes to `hasher`.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(words.0)
         hasher.combine(words.1)
         hasher.combine(words.2)

@@ -1,33 +1,33 @@
 /// What a store can do beyond keeping sessions, asked once instead of casting the store: whether
 /// it announces other nodes' commits (several nodes share it) and whether it reports its group
 /// commits for `/metrics`.
-public struct StoreCapabilities: Sendable {
+package struct StoreCapabilities: Sendable {
     /// The store's change feed when nodes share it (PostgreSQL); nil for an embedded store.
-    public let changeFeed: (any ChangeFeed)?
+    package let changeFeed: (any ChangeFeed)?
     /// The store's writer statistics, when it batches commits (SQLite, PostgreSQL).
-    public let commitReporting: (any GroupCommitReporting)?
+    package let commitReporting: (any GroupCommitReporting)?
 
     /// A store's capabilities.
-    public init(changeFeed: (any ChangeFeed)? = nil, commitReporting: (any GroupCommitReporting)? = nil) {
+    package init(changeFeed: (any ChangeFeed)? = nil, commitReporting: (any GroupCommitReporting)? = nil) {
         self.changeFeed = changeFeed
         self.commitReporting = commitReporting
     }
 
     /// Whether several nodes share the store.
-    public var isShared: Bool { changeFeed != nil }
+    package var isShared: Bool { changeFeed != nil }
 }
 
 extension SQLiteStore {
     /// One node's store whose writer batches commits.
-    public var capabilities: StoreCapabilities { StoreCapabilities(commitReporting: self) }
+    package var capabilities: StoreCapabilities { StoreCapabilities(commitReporting: self) }
 }
 
 extension PostgresStore {
     /// Shared by nodes: a change feed, and a writer that batches commits.
-    public var capabilities: StoreCapabilities { StoreCapabilities(changeFeed: self, commitReporting: self) }
+    package var capabilities: StoreCapabilities { StoreCapabilities(changeFeed: self, commitReporting: self) }
 }
 
 extension MemoryStore {
     /// Nothing beyond keeping sessions.
-    public var capabilities: StoreCapabilities { StoreCapabilities() }
+    package var capabilities: StoreCapabilities { StoreCapabilities() }
 }

@@ -1,5 +1,5 @@
 /// Why a store operation failed. Every description is one line and names no token.
-public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A write expected a version that is not the stored one: another writer got there first.
     /// Only the writes of that caller fail; the caller reloads and retries (or answers 409/412).
     case conflict(ViewModelKey, expected: Int?, stored: Int?)
@@ -16,7 +16,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
 
     /// One line saying what happened.
-    public var description: String {
+    package var description: String {
         switch self {
         case .conflict(let key, let expected, let stored):
             "version conflict on \(key): expected \(Self.describe(expected)), stored \(Self.describe(stored))"

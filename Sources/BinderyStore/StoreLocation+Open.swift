@@ -2,7 +2,7 @@
 extension StoreLocation {
     /// Opens (and creates) the store; throws ``StoreError/cannotOpen(path:reason:)`` for a bad
     /// file, or a PostgreSQL server that cannot be reached or set up (the password hidden).
-    public func open(
+    package func open(
         logPolicy: VersionLogPolicy = VersionLogPolicy(), postgresOptions: PostgresStoreOptions = PostgresStoreOptions()
     ) async throws -> any SessionStateStore {
         switch self {

@@ -1,16 +1,16 @@
 import Foundation
 
 /// A session as the store keeps it: its token hash and when it was created and last used.
-public struct StoredSession: Hashable, Sendable {
+package struct StoredSession: Hashable, Sendable {
     /// The hash of the session's token.
-    public var tokenHash: SessionTokenHash
+    package var tokenHash: SessionTokenHash
     /// When the session was created, as given by the caller.
-    public var createdAt: Date
+    package var createdAt: Date
     /// When the session was last used; never moves backwards.
-    public var lastUsedAt: Date
+    package var lastUsedAt: Date
 
     /// A session record.
-    public init(tokenHash: SessionTokenHash, createdAt: Date, lastUsedAt: Date) {
+    package init(tokenHash: SessionTokenHash, createdAt: Date, lastUsedAt: Date) {
         self.tokenHash = tokenHash
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt

@@ -1,16 +1,16 @@
 import Foundation
 
 /// One entry of a view model's version log.
-public struct LoggedVersion: Hashable, Sendable {
+package struct LoggedVersion: Hashable, Sendable {
     /// The version number.
-    public var version: Int
+    package var version: Int
     /// The full snapshot at that version, as written.
-    public var snapshot: Data
+    package var snapshot: Data
     /// When that version was written.
-    public var loggedAt: Date
+    package var loggedAt: Date
 
     /// A log entry.
-    public init(version: Int, snapshot: Data, loggedAt: Date) {
+    package init(version: Int, snapshot: Data, loggedAt: Date) {
         self.version = version
         self.snapshot = snapshot
         self.loggedAt = loggedAt
@@ -18,7 +18,7 @@ public struct LoggedVersion: Hashable, Sendable {
 }
 
 /// The answer to "which versions came after V?".
-public enum VersionHistory: Hashable, Sendable {
+package enum VersionHistory: Hashable, Sendable {
     /// Every version after V, oldest first; empty when V is the current version.
     case versions([LoggedVersion])
     /// The log no longer reaches back to V + 1 (pruned, never logged, or V is unknown): send one

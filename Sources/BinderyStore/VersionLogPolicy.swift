@@ -9,15 +9,15 @@ import Foundation
 /// rolls its version back too), so this is its last `maxCount` entries; a writer that skips
 /// versions keeps fewer, never more. Every store finds it from the write alone, without
 /// reading the log.
-public struct VersionLogPolicy: Hashable, Sendable {
+package struct VersionLogPolicy: Hashable, Sendable {
     /// How many versions back the log reaches; at least 1.
-    public var maxCount: Int
+    package var maxCount: Int
     /// The oldest an entry may be, in seconds, at the time of a write; at least 0, so a write's
     /// own entry is always kept.
-    public var maxAge: TimeInterval
+    package var maxAge: TimeInterval
 
     /// A policy; `maxCount` is raised to 1 and `maxAge` to 0 if lower.
-    public init(maxCount: Int = 64, maxAge: TimeInterval = 15 * 60) {
+    package init(maxCount: Int = 64, maxAge: TimeInterval = 15 * 60) {
         self.maxCount = max(1, maxCount)
         self.maxAge = max(0, maxAge)
     }

@@ -1,18 +1,18 @@
 import Foundation
 
 /// A view model's persisted state, as loaded when a session is restored.
-public struct ViewModelRecord: Hashable, Sendable {
+package struct ViewModelRecord: Hashable, Sendable {
     /// Which view model this is.
-    public var key: ViewModelKey
+    package var key: ViewModelKey
     /// The view model's current version; the next write must expect it.
-    public var version: Int
+    package var version: Int
     /// Opaque JSON bytes: the inputs and the command results that cannot be re-derived.
-    public var state: Data
+    package var state: Data
     /// The deferred command that was running at the last write, if any.
-    public var command: CommandState?
+    package var command: CommandState?
 
     /// A record.
-    public init(key: ViewModelKey, version: Int, state: Data, command: CommandState?) {
+    package init(key: ViewModelKey, version: Int, state: Data, command: CommandState?) {
         self.key = key
         self.version = version
         self.state = state

@@ -1,25 +1,25 @@
 import Foundation
 
 /// One view model's new state, written only if the stored version is still the expected one.
-public struct ViewModelWrite: Hashable, Sendable {
+package struct ViewModelWrite: Hashable, Sendable {
     /// Which view model is written; its session must exist.
-    public var key: ViewModelKey
+    package var key: ViewModelKey
     /// The version this write replaces: `nil` for the first write of this view model.
-    public var expected: Int?
+    package var expected: Int?
     /// The new version; greater than `expected` (versions never go backwards).
-    public var version: Int
+    package var version: Int
     /// Opaque JSON bytes: the inputs and the command results that cannot be re-derived.
-    public var state: Data
+    package var state: Data
     /// The full snapshot at `version`, appended to the version log; `nil` leaves a gap, so clients
     /// older than `version` get a full snapshot instead of the log.
-    public var snapshot: Data?
+    package var snapshot: Data?
     /// The deferred command running after this write, or `nil` when none is.
-    public var runningCommand: DeferredCommand?
+    package var runningCommand: DeferredCommand?
     /// When the write happened: the log entry's time and the session's last use.
-    public var at: Date
+    package var at: Date
 
     /// A write.
-    public init(
+    package init(
         key: ViewModelKey,
         expected: Int?,
         version: Int,

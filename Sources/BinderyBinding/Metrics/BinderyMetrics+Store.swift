@@ -4,7 +4,7 @@ import CoreMetrics
 /// notifications received and how long after the commit they were pushed.
 extension BinderyMetrics {
     /// Records one commit's latency and whether it failed or lost a version race.
-    public func storeCommit(duration: Duration, outcome: String) {
+    package func storeCommit(duration: Duration, outcome: String) {
         CoreMetrics.Timer(label: "bindery_store_commit_duration_seconds", dimensions: [], factory: factory)
             .recordNanoseconds(duration.nanoseconds)
         guard outcome != "committed" else { return }
@@ -14,7 +14,7 @@ extension BinderyMetrics {
 
     /// Counts a change notification from another node and records the time from its commit to
     /// the refresh that pushed it here.
-    public func storeNotification(lag: Duration?) {
+    package func storeNotification(lag: Duration?) {
         CoreMetrics.Counter(label: "bindery_store_notifications_total", dimensions: [], factory: factory).increment()
         if let lag {
             CoreMetrics.Timer(label: "bindery_store_notification_lag_seconds", dimensions: [], factory: factory)
@@ -23,7 +23,7 @@ extension BinderyMetrics {
     }
 
     /// Records whether the store answered the last readiness probe.
-    public func storeReachable(_ reachable: Bool) {
+    package func storeReachable(_ reachable: Bool) {
         CoreMetrics.Gauge(label: "bindery_store_reachable", dimensions: [], factory: factory).record(reachable ? 1 : 0)
     }
 }

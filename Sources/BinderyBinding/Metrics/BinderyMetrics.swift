@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// Each application owns its registry, so tests can run several servers in one process and no
 /// global metrics system has to be bootstrapped.
-public final class BinderyMetrics: Sendable {
+package final class BinderyMetrics: Sendable {
     private let registry = PrometheusCollectorRegistry()
     let factory: PrometheusMetricsFactory
     private let sessions: CoreMetrics.Gauge
@@ -22,7 +22,7 @@ public final class BinderyMetrics: Sendable {
     }
 
     /// Creates an empty registry.
-    public init() {
+    package init() {
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.defaultDurationHistogramBuckets = [
             .microseconds(100), .microseconds(500), .milliseconds(1), .milliseconds(5), .milliseconds(25),
@@ -34,7 +34,7 @@ public final class BinderyMetrics: Sendable {
     }
 
     /// Counts a request by route and status and records its duration by route.
-    public func request(route: String, method: String, status: Int, duration: Duration) {
+    package func request(route: String, method: String, status: Int, duration: Duration) {
         let key = RequestKey(route: route, method: method, status: status)
         let metrics = requestMetrics.withLock { cache in
             if let made = cache[key] { return made }
@@ -55,7 +55,7 @@ public final class BinderyMetrics: Sendable {
     }
 
     /// Counts a command execution and, when it failed, the failure.
-    public func command(path: String, name: String, failed: Bool) {
+    package func command(path: String, name: String, failed: Bool) {
         let dimensions = [("view_model", Self.pattern(of: path)), ("command", name)]
         CoreMetrics.Counter(label: "bindery_command_executions_total", dimensions: dimensions, factory: factory).increment()
         if failed {
@@ -64,22 +64,13 @@ public final class BinderyMetrics: Sendable {
     }
 
     /// Counts quiet sessions that left memory for the store (hibernated).
-    public func sessionsHibernated(_ count: Int) {
+    package func sessionsHibernated(_ count: Int) {
         guard count > 0 else { return }
         CoreMetrics.Counter(label: "bindery_sessions_hibernated_total", dimensions: [], factory: factory).increment(by: count)
     }
 
-    /// Records an upstream call's latency and, when it failed, the failure.
-    public func upstream(endpoint: String, duration: Duration, failed: Bool) {
-        CoreMetrics.Timer(label: "bindery_upstream_call_duration_seconds", dimensions: [("endpoint", endpoint)], factory: factory)
-            .recordNanoseconds(duration.nanoseconds)
-        if failed {
-            CoreMetrics.Counter(label: "bindery_upstream_failures_total", dimensions: [("endpoint", endpoint)], factory: factory).increment()
-        }
-    }
-
     /// The exposition text, with the live gauges set to the given counts first.
-    public func exposition(liveSessions: Int, openStreams: Int) -> [UInt8] {
+    package func exposition(liveSessions: Int, openStreams: Int) -> [UInt8] {
         sessions.record(liveSessions)
         streams.record(openStreams)
         return registry.emitToBuffer()

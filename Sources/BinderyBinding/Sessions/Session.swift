@@ -3,15 +3,15 @@ import BinderyStore
 import Synchronization
 
 /// One client's session: a secret token and the live graph of view models it owns.
-public final class Session: Sendable {
+package final class Session: Sendable {
     /// The secret that identifies the session (128 random bits). Never logged.
     let secret: SessionSecret
     /// The SHA-256 of the token: how the store knows the session.
-    public let tokenHash: SessionTokenHash
+    package let tokenHash: SessionTokenHash
     /// A short, non-secret name for logs and metrics.
-    public let logID: String
+    package let logID: String
     /// The session's view models.
-    public let graph: ViewModelGraph
+    package let graph: ViewModelGraph
     /// The client address that created or restored it (its quota key), if known.
     let address: String?
     private let use: Mutex<(lastUsed: ContinuousClock.Instant, openStreams: Int)>
@@ -30,7 +30,7 @@ public final class Session: Sendable {
     }
 
     /// The secret as the client shows it: 32 lowercase hex digits. Never logged.
-    public var token: String { secret.token }
+    package var token: String { secret.token }
 
     /// When a request last used the session.
     var lastUsedAt: ContinuousClock.Instant { use.withLock { $0.lastUsed } }

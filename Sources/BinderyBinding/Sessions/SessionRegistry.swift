@@ -9,7 +9,7 @@ import Synchronization
 /// Lookups of live sessions are synchronous under a lock, so a cached read needs no task hop.
 /// A session that is not in memory (after a restart, or evicted from memory) is restored from
 /// the store on its first request; memory is a cache, the store is what lasts.
-public final class SessionRegistry: Sendable {
+package final class SessionRegistry: Sendable {
     private let sessions = Mutex(LiveSessions())
     private let restoring = Mutex<[SessionSecret: Task<Session?, any Error>]>([:])
     private let limits: SessionLimits
@@ -31,7 +31,7 @@ public final class SessionRegistry: Sendable {
     /// `now` is the clock for idle expiry and `wallClock` the time written to the store; tests
     /// pass ones they advance by hand. `reserved` are store entries that are not clients'
     /// sessions (the shared recipes): the store's trim never deletes them.
-    public init(
+    package init(
         limits: SessionLimits,
         screens: [Screen],
         store: any SessionStateStore = MemoryStore(),
@@ -54,7 +54,7 @@ public final class SessionRegistry: Sendable {
     }
 
     /// The number of live sessions in memory.
-    public var count: Int { sessions.withLock { $0.count } }
+    package var count: Int { sessions.withLock { $0.count } }
 
     /// Creates a session for a client at `address`, committed to the store before it is answered.
     ///
@@ -62,7 +62,7 @@ public final class SessionRegistry: Sendable {
     /// One over its own limit loses its own least recently used session (closed and deleted);
     /// when memory is full, the least recently used session of the address holding the most
     /// leaves memory (it stays in the store).
-    public func create(from address: String? = nil) async throws(ViewModelError) -> Session {
+    package func create(from address: String? = nil) async throws(ViewModelError) -> Session {
         let key = address.map(CreationQuota.key(for:))
         if let key, let wait = quota.admit(key, at: now()) {
             throw .tooManySessions(retryAfter: max(1, Int(wait.timeInterval.rounded(.up))))
@@ -81,13 +81,13 @@ public final class SessionRegistry: Sendable {
 
     /// Records that an event stream of `session` opened or ended: an open stream keeps the
     /// session in use (it is neither expired nor evicted first while a tab watches).
-    public func streamChanged(_ session: Session, opened: Bool) {
+    package func streamChanged(_ session: Session, opened: Bool) {
         session.streamChanged(opened: opened, at: now())
     }
 
     /// The live session with this token, marked as used; nil for unknown or expired tokens and
     /// for sessions that are only in the store (see ``restore(_:)``).
-    public func session(for token: Substring) -> Session? {
+    package func session(for token: Substring) -> Session? {
         guard let secret = SessionSecret(token: token) else { return nil }
         let instant = now()
         let (found, expired) = sessions.withLock { sessions -> (Session?, Session?) in
@@ -105,7 +105,7 @@ public final class SessionRegistry: Sendable {
 
     /// The session with this token: the live one, or the one the store keeps, restored (its
     /// view models come back lazily with their versions). Nil for unknown or idle-expired ones.
-    public func restore(_ token: Substring) async throws(ViewModelError) -> Session? {
+    package func restore(_ token: Substring) async throws(ViewModelError) -> Session? {
         if let live = session(for: token) { return live }
         guard let key = SessionSecret(token: token) else { return nil }
         let task = restoring.withLock { restoring in
@@ -131,7 +131,7 @@ public final class SessionRegistry: Sendable {
     /// a flooding address's sessions, pushed out of memory but more recent, stayed; its writes
     /// would then fail and a restart would lose it.
     @discardableResult
-    public func sweep() async -> Int {
+    package func sweep() async -> Int {
         // Sessions closed before this sweep began (by the previous sweep, or evicted or expired on
         // insert) are freed by now; the ones this sweep closes count for the next sweep.
         let closedBefore = closedSinceSweep.exchange(0, ordering: .relaxed)
@@ -197,7 +197,7 @@ public final class SessionRegistry: Sendable {
 
     /// Ends every session at server shutdown and returns the deferred commands that were
     /// running in them (`[key: command name]`), for the store to record as interrupted.
-    public func shutDownAll() async -> [ViewModelKey: String] {
+    package func shutDownAll() async -> [ViewModelKey: String] {
         let live = sessions.withLock { sessions in
             defer { sessions.removeAll() }
             return Array(sessions.values)

@@ -6,20 +6,20 @@ import HTTPTypes
 /// Tokens never travel in URLs. An unknown bearer token is refused (401) so a script notices its
 /// session expired; a browser with an unknown or missing cookie gets a new session and cookie.
 /// An unknown token is never adopted as a new session's token.
-public struct SessionResolver: Sendable {
+package struct SessionResolver: Sendable {
     /// The name of the session cookie.
-    public static let cookieName = "bindery_session"
+    package static let cookieName = "bindery_session"
 
     /// The store sessions live in.
-    public let store: SessionRegistry
+    package let store: SessionRegistry
     /// Whether the client's address comes from `X-Forwarded-For` (see ``ClientAddress``), and
     /// its scheme from `X-Forwarded-Proto`.
-    public let trustForwardedFor: Bool
+    package let trustForwardedFor: Bool
     /// Whether session cookies are always `Secure` (the server is reached over TLS only).
-    public let secureCookies: Bool
+    package let secureCookies: Bool
 
     /// Creates a resolver over `store`.
-    public init(store: SessionRegistry, trustForwardedFor: Bool = false, secureCookies: Bool = false) {
+    package init(store: SessionRegistry, trustForwardedFor: Bool = false, secureCookies: Bool = false) {
         self.store = store
         self.trustForwardedFor = trustForwardedFor
         self.secureCookies = secureCookies

@@ -3,7 +3,7 @@ import BinderyRuntime
 import Synchronization
 
 /// The open Server-Sent Event streams: admission within limits, framing, heartbeats.
-public final class EventStreams: Sendable {
+package final class EventStreams: Sendable {
     private struct Open {
         var streams: [ObjectIdentifier: ResponseStream] = [:]
         var perSession: [String: Int] = [:]
@@ -13,12 +13,12 @@ public final class EventStreams: Sendable {
     private let limits: StreamLimits
 
     /// Creates an empty set of streams with these limits.
-    public init(limits: StreamLimits) {
+    package init(limits: StreamLimits) {
         self.limits = limits
     }
 
     /// The number of open streams.
-    public var count: Int { open.withLock { $0.streams.count } }
+    package var count: Int { open.withLock { $0.streams.count } }
 
     /// Admits a new stream for `session`, or refuses it with a 429 / 503 problem.
     func admit(_ stream: ResponseStream, session: String) throws(Problem) {
@@ -54,13 +54,13 @@ public final class EventStreams: Sendable {
     /// Sends a heartbeat comment on every open stream; run it every `limits.heartbeat`. An idle
     /// stream whose client has left (closed or reset its connection) is ended instead of written
     /// to, so it is freed at the first heartbeat after the client left.
-    public func beat() {
+    package func beat() {
         let streams = open.withLock { Array($0.streams.values) }
         streams.forEach { $0.keepAlive(Self.heartbeatFrame) }
     }
 
     /// Sends heartbeats until the task is cancelled, sleeping on `clock` in between.
-    public func runHeartbeats(clock: any Clock<Duration> = ContinuousClock()) async {
+    package func runHeartbeats(clock: any Clock<Duration> = ContinuousClock()) async {
         while !Task.isCancelled {
             do { try await clock.sleep(for: limits.heartbeat) } catch { return }
             beat()

@@ -27,12 +27,12 @@ extension ViewModelDeclaration {
     }
 
     /// `{"<input>": value, ...}`: the default persisted state.
-    public func inputsObject(of model: Model) -> JSONValue {
+    package func inputsObject(of model: Model) -> JSONValue {
         .object(Dictionary(uniqueKeysWithValues: inputs.map { ($0.name, $0.read(model)) }))
     }
 
     /// Writes each input found in `state`, skipping values the declaration no longer accepts.
-    public func restoreInputs(from state: JSONValue, into model: Model) {
+    package func restoreInputs(from state: JSONValue, into model: Model) {
         for input in inputs {
             guard let value = state.objectValue?[input.name], let assign = try? input.prepare(value, on: model) else { continue }
             assign()

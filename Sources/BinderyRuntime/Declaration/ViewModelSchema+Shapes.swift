@@ -2,7 +2,7 @@
 /// in a parent's collection.
 extension ViewModelSchema {
     /// A command's state in a snapshot: `{"enabled", "executing", "error", "policy"}`.
-    public static let commandState = Schema.named(
+    package static let commandState = Schema.named(
         "CommandState",
         .object([
             "enabled": .boolean,
@@ -23,7 +23,7 @@ extension ViewModelSchema {
     }
 
     /// `{"<command>": <state>, ...}` with every command.
-    public var commandsShape: Schema {
+    package var commandsShape: Schema {
         .named(
             "\(name)Commands",
             .object(Dictionary(uniqueKeysWithValues: commands.map { ($0.name, Self.commandState) }))
@@ -31,12 +31,12 @@ extension ViewModelSchema {
     }
 
     /// A PATCH body: any subset of the inputs.
-    public var patchShape: Schema {
+    package var patchShape: Schema {
         .named("\(name)Patch", .object(Dictionary(uniqueKeysWithValues: inputs.map { ($0.name, $0.schema) }), required: []))
     }
 
     /// The whole snapshot: `path`, `version`, `active`, `inputs`, `outputs`, `commands`.
-    public var snapshotShape: Schema {
+    package var snapshotShape: Schema {
         .named(
             "\(name)Snapshot",
             .object([
@@ -51,14 +51,14 @@ extension ViewModelSchema {
     }
 
     /// A command's answer: the snapshot, and `navigate` when the command navigates.
-    public func resultShape(navigates: Bool) -> Schema {
+    package func resultShape(navigates: Bool) -> Schema {
         guard navigates, case .named(_, .object(var members, let required)) = snapshotShape else { return snapshotShape }
         members["navigate"] = .text
         return .named("\(name)Navigation", .object(members, required: required))
     }
 
     /// One element of a parent's collection output: `id`, `path`, `inputs`, `outputs`, `commands`.
-    public var childShape: Schema {
+    package var childShape: Schema {
         .named(
             "\(name)Child",
             .object([
