@@ -28,21 +28,34 @@ extension ViewModel {
         Self.declaration.outputs.first { $0.name == name }?.render(self)
     }
 
-    /// Checks a JSON merge patch of inputs and returns its assignment; all or nothing.
-    package func prepareWrite(_ patch: JSONValue) throws(ViewModelError) -> () -> Void {
+    /// Checks a JSON merge patch of inputs and returns its assignment and the checked values of
+    /// its written-through inputs; all or nothing.
+    package func prepareWrite(_ patch: JSONValue) throws(ViewModelError) -> (apply: () -> Void, shared: [String: JSONValue]) {
         guard let members = patch.objectValue else { throw .patchNotAnObject }
         let inputs = Self.declaration.inputs
         var assignments: [() -> Void] = []
+        var shared: [String: JSONValue] = [:]
         for (name, value) in members.sorted(by: { $0.key < $1.key }) {
             guard let input = inputs.first(where: { $0.name == name }) else { throw .unknownInput(name: name) }
-            assignments.append(try input.prepare(value, on: self))
+            let prepared = try input.prepare(value, on: self)
+            if input.isWrittenThrough { shared[name] = prepared.value } else { assignments.append(prepared.assign) }
         }
-        return { assignments.forEach { $0() } }
+        return ({ assignments.forEach { $0() } }, shared)
+    }
+
+    /// Commits the checked values of written-through inputs to the shared model (the
+    /// declaration's ``WriteThrough``); nothing when there are none.
+    package nonisolated(nonsending) func commitShared(_ values: [String: JSONValue], conditional: Bool) async throws(ViewModelError) {
+        guard !values.isEmpty, let writeThrough = Self.declaration.writeThrough else { return }
+        try await writeThrough.commit(self, SharedWrite(values: values, isConditional: conditional))
     }
 
     /// Writes inputs from a JSON merge patch; all or nothing (for in-process callers and tests).
-    public func write(_ patch: JSONValue) throws(ViewModelError) {
-        try prepareWrite(patch)()
+    /// Written-through inputs are committed to their shared model first.
+    public nonisolated(nonsending) func write(_ patch: JSONValue) async throws(ViewModelError) {
+        let prepared = try prepareWrite(patch)
+        try await commitShared(prepared.shared, conditional: false)
+        prepared.apply()
     }
 
     /// The live state of the command `name`, if the view model declares one.

@@ -16,16 +16,6 @@ public protocol ViewModel: AnyObject, SendableMetatype {
     /// watcher leaves, so expensive loading starts when someone is looking, not in `init`.
     func whileActive() async
 
-    /// Commits a checked write of inputs to the model the view model is bound to, before the
-    /// graph applies the write and shows it (two-way binding to a shared model, seed 003's
-    /// `RACChannelTo(self, name) = RACChannelTo(self.model, name)`).
-    ///
-    /// The graph calls it after `patch` passed validation and before applying it; throwing
-    /// refuses the write and nothing changes. `conditional` says the write carries `If-Match`:
-    /// throw ``ViewModelError/versionMismatch(current:)`` when the model changed since the view
-    /// model was last rendered (the graph answers with its own current version).
-    nonisolated(nonsending) func writeThrough(_ patch: JSONValue, conditional: Bool) async throws(ViewModelError)
-
     /// Whether what the view model shows no longer exists (a deleted recipe). The graph then
     /// stops hosting it: its streams end, its work is cancelled and its path answers 404.
     var isGone: Bool { get }
@@ -34,9 +24,6 @@ public protocol ViewModel: AnyObject, SendableMetatype {
 extension ViewModel {
     /// Nothing to do on activation by default.
     public func whileActive() async {}
-
-    /// Nothing to commit elsewhere by default: the write is the view model's own state.
-    public nonisolated(nonsending) func writeThrough(_ patch: JSONValue, conditional: Bool) async throws(ViewModelError) {}
 
     /// A view model exists as long as its parent resolves it, by default.
     public var isGone: Bool { false }

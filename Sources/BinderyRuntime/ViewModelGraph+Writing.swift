@@ -29,10 +29,10 @@ extension ViewModelGraph {
             if let ifVersion, !ifVersion.contains(host.current.version) {
                 throw .versionMismatch(current: host.current.version)
             }
-            let apply = try host.viewModel.prepareWrite(patch)
-            // A view model bound to a shared model commits the write there first.
+            let (apply, shared) = try host.viewModel.prepareWrite(patch)
+            // Written-through inputs are committed to their shared model first.
             do {
-                try await host.viewModel.writeThrough(patch, conditional: ifVersion != nil)
+                try await host.viewModel.commitShared(shared, conditional: ifVersion != nil)
             } catch .versionMismatch {
                 await settle()
                 throw .versionMismatch(current: host.current.version)
@@ -41,7 +41,7 @@ extension ViewModelGraph {
             // and be reloading: prepare again on what it reloads (the shared model already holds
             // the write; writing it again changes nothing). Conditional writes to a bound view
             // model are checked by its model (its version moves with the model's changes,
-            // this write's included). `writeThrough` runs on this actor (`nonisolated(nonsending)`):
+            // this write's included). The commit runs on this actor (`nonisolated(nonsending)`):
             // for a view model bound to nothing, nothing runs between the check above and here.
             guard !reloading.contains(ObjectIdentifier(host)) else { continue }
             apply()

@@ -35,19 +35,25 @@ public final class ViewModelTester<Model: ViewModel> {
         initial?(state)
     }
 
-    /// Writes inputs (a JSON merge patch) and asserts the change `update` describes.
+    /// Writes inputs (a JSON merge patch; written-through inputs are committed to their shared
+    /// model) and asserts the change `update` describes.
     public func write(
         _ patch: JSONValue, sourceLocation: SourceLocation = #_sourceLocation, _ update: (inout SnapshotState) -> Void
-    ) throws {
-        try model.write(patch)
+    ) async throws {
+        try await model.write(patch)
         assertChange(update, sourceLocation: sourceLocation)
     }
 
     /// A write the view model refuses with `error`; asserts that nothing changed.
     public func refuseWrite(
         _ patch: JSONValue, with error: ViewModelError, sourceLocation: SourceLocation = #_sourceLocation
-    ) {
-        #expect(throws: error, sourceLocation: sourceLocation) { try self.model.write(patch) }
+    ) async {
+        do {
+            try await model.write(patch)
+            Issue.record("the write was not refused (expected \(error))", sourceLocation: sourceLocation)
+        } catch let refusal {
+            #expect(refusal == error, sourceLocation: sourceLocation)
+        }
         assertChange({ _ in }, sourceLocation: sourceLocation)
     }
 

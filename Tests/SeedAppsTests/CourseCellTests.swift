@@ -41,11 +41,11 @@ struct CourseCellTests {
         ])
     }
 
-    @Test func theCellIsReadOnly() {
+    @Test func theCellIsReadOnly() async {
         let viewModel = cell(lessonCount: 36)
         #expect(viewModel.inputValues.isEmpty)
         #expect(CourseCellViewModel.declaration.commands.isEmpty)
-        #expect(throws: ViewModelError.unknownInput(name: "name")) { try viewModel.write(["name": "x"]) }
+        await #expect(throws: ViewModelError.unknownInput(name: "name")) { try await viewModel.write(["name": "x"]) }
     }
 
     @Test func theCoursePageShowsNameLessonCountAndTheSameDetailText() {

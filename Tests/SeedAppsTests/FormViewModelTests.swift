@@ -9,21 +9,21 @@ import Testing
 struct FormViewModelTests {
     /// The seed's `testVerifyPhone`: the view sends a phone, the view model writes one back,
     /// and a short password is invalid. Every member that changes is asserted.
-    @Test func testVerifyPhone() throws {
+    @Test func testVerifyPhone() async throws {
         let form = ViewModelTester(FormViewModel())
 
-        try form.write(["phone": "18612345678"]) {
+        try await form.write(["phone": "18612345678"]) {
             $0.inputs["phone"] = "18612345678"
             $0.outputs["output"] = "手机号:18612345678, 密码:"
             $0.outputs["phoneValid"] = true
             $0.outputs["phoneColor"] = "black"
         }
         form.model.phone = "13810001000"
-        try form.write([:]) {
+        try await form.write([:]) {
             $0.inputs["phone"] = "13810001000"
             $0.outputs["output"] = "手机号:13810001000, 密码:"
         }
-        try form.write(["password": "1234"]) {
+        try await form.write(["password": "1234"]) {
             $0.inputs["password"] = "1234"
             $0.outputs["output"] = "手机号:13810001000, 密码:1234"
         }
@@ -33,9 +33,9 @@ struct FormViewModelTests {
 
     /// The seed's `testClearCommand`: with both fields valid, clear resets them, and is then
     /// disabled again.
-    @Test func testClearCommand() throws {
+    @Test func testClearCommand() async throws {
         let form = ViewModelTester(FormViewModel())
-        try form.write(["phone": "18612345678", "password": "passw0rd"]) {
+        try await form.write(["phone": "18612345678", "password": "passw0rd"]) {
             $0.inputs = ["phone": "18612345678", "password": "passw0rd"]
             $0.outputs["output"] = "手机号:18612345678, 密码:passw0rd"
             $0.outputs["phoneValid"] = true
@@ -74,15 +74,15 @@ struct FormViewModelTests {
         }
     }
 
-    @Test func badWritesAreRefusedByTheDeclarationAndChangeNothing() {
+    @Test func badWritesAreRefusedByTheDeclarationAndChangeNothing() async {
         let form = ViewModelTester(FormViewModel())
-        form.refuseWrite(["phone": 42], with: .invalidInput(name: "phone", reason: "expected a string, got number"))
-        form.refuseWrite(
+        await form.refuseWrite(["phone": 42], with: .invalidInput(name: "phone", reason: "expected a string, got number"))
+        await form.refuseWrite(
             ["phone": .string(String(repeating: "1", count: 65))],
             with: .invalidInput(name: "phone", reason: "longer than 64 characters")
         )
-        form.refuseWrite(["password": "x", "nope": 1], with: .unknownInput(name: "nope"))
-        form.refuseWrite(["password"], with: .patchNotAnObject)
+        await form.refuseWrite(["password": "x", "nope": 1], with: .unknownInput(name: "nope"))
+        await form.refuseWrite(["password"], with: .patchNotAnObject)
         form.refuse("clear", ["x": 1], with: .invalidArgument(command: "clear", reason: "this command takes no argument"))
         form.finish()
     }

@@ -88,7 +88,7 @@ struct ListViewModelTests {
         #expect(beijing.rightFooter == beijing.scenic.areaName)
         #expect(elsewhere.rightFooter == elsewhere.scenic.cityName)
 
-        try model.write(["currentCityId": .int(elsewhere.scenic.cityId)])
+        try await model.write(["currentCityId": .int(elsewhere.scenic.cityId)])
 
         #expect(model.inputValues["currentCityId"] == .int(elsewhere.scenic.cityId))
         #expect(beijing.rightFooter == beijing.scenic.cityName)
@@ -96,15 +96,15 @@ struct ListViewModelTests {
         #expect(scenic.allSatisfy { $0.rightFooter == ($0.scenic.cityId == elsewhere.scenic.cityId ? $0.scenic.areaName : $0.scenic.cityName) })
     }
 
-    @Test func currentCityInputRefusesUnknownCitiesAndNonIntegers() throws {
+    @Test func currentCityInputRefusesUnknownCitiesAndNonIntegers() async throws {
         let (upstream, _) = makeTestUpstream()
         let model = ListViewModel(upstream: upstream)
         let before = model.currentCityId
-        #expect(throws: ViewModelError.invalidInput(name: "currentCityId", reason: "no city has id 999999")) {
-            try model.write(["currentCityId": 999_999])
+        await #expect(throws: ViewModelError.invalidInput(name: "currentCityId", reason: "no city has id 999999")) {
+            try await model.write(["currentCityId": 999_999])
         }
-        #expect(throws: ViewModelError.invalidInput(name: "currentCityId", reason: "expected an integer, got string")) {
-            try model.write(["currentCityId": "1"])
+        await #expect(throws: ViewModelError.invalidInput(name: "currentCityId", reason: "expected an integer, got string")) {
+            try await model.write(["currentCityId": "1"])
         }
         #expect(model.currentCityId == before)
     }

@@ -78,3 +78,62 @@ extension CommandDeclaration {
         )
     }
 }
+
+/// A command's argument as a type of its own: declared once with its schema, decoded from the
+/// request's JSON after the schema checked it, so the command's work reads typed fields.
+///
+/// ```swift
+/// struct SelectItem: CommandArgument {
+///     let id: String
+///     static let schema = Schema.named("SelectItemArgument", .object(["id": .text]))
+/// }
+/// ```
+public protocol CommandArgument: Decodable, Sendable {
+    /// The JSON the argument accepts (documents and validation); a value it accepts must decode.
+    static var schema: Schema { get }
+}
+
+extension CommandDeclaration {
+    /// An immediate command taking a typed `Argument` (see ``immediate(_:summary:argument:navigates:policy:enabled:run:)``).
+    public static func immediate<Argument: CommandArgument>(
+        _ name: String,
+        summary: String,
+        argument: Argument.Type,
+        navigates: Bool = false,
+        policy: CommandPolicy = .serial,
+        enabled: @escaping @Sendable (Model) -> Bool = { _ in true },
+        run: @escaping @Sendable (Model, Argument) throws(ViewModelError) -> CommandResult
+    ) -> Self {
+        immediate(
+            name, summary: summary, argument: Argument.schema, navigates: navigates, policy: policy, enabled: enabled,
+            run: { model, json throws(ViewModelError) in try run(model, try Argument.decode(json, command: name)) }
+        )
+    }
+
+    /// A deferred command taking a typed `Argument` (see ``deferred(_:summary:argument:navigates:policy:enabled:prepare:)``).
+    public static func deferred<Argument: CommandArgument>(
+        _ name: String,
+        summary: String,
+        argument: Argument.Type,
+        navigates: Bool = false,
+        policy: CommandPolicy = .serial,
+        enabled: @escaping @Sendable (Model) -> Bool = { _ in true },
+        prepare: @escaping @Sendable (Model, Argument) throws(ViewModelError) -> Command.DeferredWork
+    ) -> Self {
+        deferred(
+            name, summary: summary, argument: Argument.schema, navigates: navigates, policy: policy, enabled: enabled,
+            prepare: { model, json throws(ViewModelError) in try prepare(model, try Argument.decode(json, command: name)) }
+        )
+    }
+}
+
+extension CommandArgument {
+    /// The argument in `json`, which the schema accepted; refused naming the command when it does
+    /// not decode (a schema and a type that disagree).
+    static func decode(_ json: JSONValue?, command: String) throws(ViewModelError) -> Self {
+        guard let argument = (json ?? .null).decoded(as: Self.self) else {
+            throw .invalidArgument(command: command, reason: "the argument does not have the shape the command reads")
+        }
+        return argument
+    }
+}

@@ -7,6 +7,9 @@ public struct InputDeclaration<Model: AnyObject>: Sendable {
     public let schema: Schema
     /// The value a `null` write stands for, when the input falls back to a default.
     public let nullDefault: JSONValue?
+    /// Whether a write goes to a shared model (the declaration's ``WriteThrough``) instead of
+    /// the view model: see ``writtenThrough(_:schema:nullDefault:read:rule:)``.
+    public let isWrittenThrough: Bool
     let read: @Sendable (Model) -> JSONValue
     let assign: @Sendable (Model, JSONValue) -> Void
     let rule: (@Sendable (Model, JSONValue) -> String?)?
@@ -29,15 +32,42 @@ public struct InputDeclaration<Model: AnyObject>: Sendable {
         self.read = read
         self.assign = assign
         self.rule = rule
+        self.isWrittenThrough = false
     }
 
-    /// Checks `value` and returns the assignment; throws without changing anything.
-    public func prepare(_ value: JSONValue, on model: Model) throws(ViewModelError) -> () -> Void {
+    private init(
+        writtenThrough name: String, schema: Schema, nullDefault: JSONValue?, read: @escaping @Sendable (Model) -> JSONValue,
+        rule: (@Sendable (Model, JSONValue) -> String?)?
+    ) {
+        self.name = name
+        self.schema = nullDefault == nil ? schema : .nullable(schema)
+        self.nullDefault = nullDefault
+        self.read = read
+        self.assign = { _, _ in }
+        self.rule = rule
+        self.isWrittenThrough = true
+    }
+
+    /// An input two-way bound to a shared model (seed 003's `RACChannelTo(self, name) =
+    /// RACChannelTo(self.model, name)`): `read` shows the model's value, and a checked write —
+    /// `null` already replaced by `nullDefault` — goes to the declaration's ``WriteThrough``,
+    /// which commits it to the model before the write is answered. Nothing is assigned to the
+    /// view model itself: it shows the model.
+    public static func writtenThrough(
+        _ name: String, schema: Schema, nullDefault: JSONValue? = nil, read: @escaping @Sendable (Model) -> JSONValue,
+        rule: (@Sendable (Model, JSONValue) -> String?)? = nil
+    ) -> Self {
+        Self(writtenThrough: name, schema: schema, nullDefault: nullDefault, read: read, rule: rule)
+    }
+
+    /// Checks `value` and returns its effective value (`null` replaced by ``nullDefault``) and
+    /// the assignment; throws without changing anything.
+    package func prepare(_ value: JSONValue, on model: Model) throws(ViewModelError) -> (value: JSONValue, assign: () -> Void) {
         if let reason = schema.violation(by: value) { throw .invalidInput(name: name, reason: reason) }
         let effective = value == .null ? (nullDefault ?? .null) : value
         if let rule, let reason = rule(model, effective) { throw .invalidInput(name: name, reason: reason) }
         let assign = assign
-        return { assign(model, effective) }
+        return (effective, { assign(model, effective) })
     }
 }
 

@@ -34,8 +34,10 @@ extension ViewModelDeclaration {
     /// Writes each input found in `state`, skipping values the declaration no longer accepts.
     package func restoreInputs(from state: JSONValue, into model: Model) {
         for input in inputs {
-            guard let value = state.objectValue?[input.name], let assign = try? input.prepare(value, on: model) else { continue }
-            assign()
+            guard !input.isWrittenThrough, let value = state.objectValue?[input.name],
+                let prepared = try? input.prepare(value, on: model)
+            else { continue }
+            prepared.assign()
         }
     }
 }

@@ -18,6 +18,8 @@ public struct ViewModelDeclaration<Model: AnyObject>: Sendable {
     public let children: [ChildRoute<Model>]
     /// What the view model keeps across restarts; nil keeps its inputs.
     public let persists: PersistedState<Model>?
+    /// How writes of written-through inputs reach the shared model; nil when it has none.
+    public let writeThrough: WriteThrough<Model>?
 
     /// Declares a view model type.
     public init(
@@ -27,7 +29,8 @@ public struct ViewModelDeclaration<Model: AnyObject>: Sendable {
         outputs: [OutputDeclaration<Model>] = [],
         commands: [CommandDeclaration<Model>] = [],
         children: [ChildRoute<Model>] = [],
-        persists: PersistedState<Model>? = nil
+        persists: PersistedState<Model>? = nil,
+        writeThrough: WriteThrough<Model>? = nil
     ) {
         self.name = name
         self.summary = summary
@@ -36,6 +39,7 @@ public struct ViewModelDeclaration<Model: AnyObject>: Sendable {
         self.commands = commands
         self.children = children
         self.persists = persists
+        self.writeThrough = writeThrough
     }
 
     /// The type-erased description, for documents and catalogues.

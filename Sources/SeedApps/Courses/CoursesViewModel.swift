@@ -48,7 +48,7 @@ public final class CoursesViewModel: ViewModel {
             ),
             .immediate(
                 "select", summary: "Opens a course: answers its page.",
-                argument: .named("SelectCourseArgument", .object(["id": .text])), navigates: true,
+                argument: SelectCourse.self, navigates: true,
                 run: { model, argument throws(ViewModelError) in
                     let cell = try model.cell(selectedBy: argument)
                     return CommandResult(navigate: CourseRules.destination(courseID: cell.id))
@@ -133,11 +133,16 @@ public final class CoursesViewModel: ViewModel {
     }
 
     /// The cell named by a `select` argument, or the reason it names none.
-    private func cell(selectedBy argument: JSONValue?) throws(ViewModelError) -> CourseCellViewModel {
-        let id = argument?.objectValue?["id"]?.stringValue ?? ""
-        guard let cell = cellsByID[id] else {
-            throw .invalidArgument(command: "select", reason: "no course has id \"\(id)\"")
+    private func cell(selectedBy argument: SelectCourse) throws(ViewModelError) -> CourseCellViewModel {
+        guard let cell = cellsByID[argument.id] else {
+            throw .invalidArgument(command: "select", reason: "no course has id \"\(argument.id)\"")
         }
         return cell
+    }
+
+    /// `select`'s argument: the course's id.
+    struct SelectCourse: CommandArgument {
+        let id: String
+        static let schema = Schema.named("SelectCourseArgument", .object(["id": .text]))
     }
 }

@@ -63,7 +63,7 @@ public final class GalleryViewModel: ViewModel {
             ),
             .immediate(
                 "select", summary: "Opens a photo: answers its full-size page.",
-                argument: .named("SelectPhotoArgument", .object(["index": .integer(minimum: 0)])), navigates: true,
+                argument: SelectPhoto.self, navigates: true,
                 run: { model, argument throws(ViewModelError) in
                     let index = try model.photoIndex(selectedBy: argument)
                     return CommandResult(navigate: GalleryRules.destination(photoIndex: index))
@@ -127,11 +127,17 @@ public final class GalleryViewModel: ViewModel {
     }
 
     /// The index named by a `select` argument, or the reason it names none.
-    private func photoIndex(selectedBy argument: JSONValue?) throws(ViewModelError) -> Int {
-        let index = argument?.objectValue?["index"]?.intValue ?? -1
+    private func photoIndex(selectedBy argument: SelectPhoto) throws(ViewModelError) -> Int {
+        let index = argument.index
         guard GalleryRules.contains(index, count: photos.count) else {
             throw .invalidArgument(command: "select", reason: "no photo has index \(index) (there are \(photos.count))")
         }
         return index
+    }
+
+    /// `select`'s argument: the photo's index.
+    struct SelectPhoto: CommandArgument {
+        let index: Int
+        static let schema = Schema.named("SelectPhotoArgument", .object(["index": .integer(minimum: 0)]))
     }
 }

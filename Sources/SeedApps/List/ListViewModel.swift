@@ -64,7 +64,7 @@ public final class ListViewModel: ViewModel {
             ),
             .immediate(
                 "select", summary: "Opens a cell: answers the cell's page.",
-                argument: .named("SelectItemArgument", .object(["id": .text])), navigates: true,
+                argument: SelectItem.self, navigates: true,
                 run: { model, argument throws(ViewModelError) in
                     let cell = try model.cell(selectedBy: argument)
                     return CommandResult(navigate: ListRules.destination(kind: cell.kind, cellID: cell.id))
@@ -161,11 +161,16 @@ public final class ListViewModel: ViewModel {
     }
 
     /// The cell named by a `select` argument, or the reason it names none.
-    private func cell(selectedBy argument: JSONValue?) throws(ViewModelError) -> any POICellViewModel {
-        let id = argument?.objectValue?["id"]?.stringValue ?? ""
-        guard let cell = cell(id: id) else {
-            throw .invalidArgument(command: "select", reason: "no item has id \"\(id)\"")
+    private func cell(selectedBy argument: SelectItem) throws(ViewModelError) -> any POICellViewModel {
+        guard let cell = cell(id: argument.id) else {
+            throw .invalidArgument(command: "select", reason: "no item has id \"\(argument.id)\"")
         }
         return cell
+    }
+
+    /// `select`'s argument: the cell's id.
+    struct SelectItem: CommandArgument {
+        let id: String
+        static let schema = Schema.named("SelectItemArgument", .object(["id": .text]))
     }
 }

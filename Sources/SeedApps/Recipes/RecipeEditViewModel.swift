@@ -37,16 +37,13 @@ public final class RecipeEditViewModel: ViewModel {
 
     /// Commits a checked write of `name`, `blurb` and `filmType` to the recipe before the graph
     /// shows it; a conditional write (`If-Match`) only while the recipe is at the version shown.
-    public nonisolated(nonsending) func writeThrough(_ patch: JSONValue, conditional: Bool) async throws(ViewModelError) {
-        let members = patch.objectValue ?? [:]
-        let expected = conditional ? (shownVersion ?? 0) : nil
+    nonisolated(nonsending) func commit(_ write: SharedWrite) async throws(ViewModelError) {
+        let expected = write.isConditional ? (shownVersion ?? 0) : nil
         do {
             try await book.update(id: id, expectedVersion: expected) { recipe in
-                if let name = members["name"]?.stringValue { recipe.name = name }
-                if let blurb = members["blurb"]?.stringValue { recipe.blurb = blurb }
-                if let filmType = members["filmType"] {
-                    recipe.filmType = filmType.stringValue.flatMap(FilmType.init(rawValue:)) ?? .fallback
-                }
+                if let name = write.string("name") { recipe.name = name }
+                if let blurb = write.string("blurb") { recipe.blurb = blurb }
+                if let filmType = write.value("filmType", as: FilmType.self) { recipe.filmType = filmType }
             }
         } catch {
             throw error.viewModelError(path: RecipeRules.detailPath(id: id) + "/edit")
@@ -66,8 +63,7 @@ public final class RecipeEditViewModel: ViewModel {
     }
 
     /// A step index from a command argument, checked against the current steps.
-    private func index(_ argument: JSONValue?, _ field: String, command: String) throws(ViewModelError) -> Int {
-        let index = argument?.objectValue?[field]?.intValue ?? -1
+    private func index(_ index: Int, _ field: String, command: String) throws(ViewModelError) -> Int {
         let count = (book.recipe(id: id)?.steps.count ?? 0)
         guard index >= 0, index < count else {
             throw .invalidArgument(command: command, reason: "\(field) must be a step index from 0 to \(count - 1)")
@@ -81,36 +77,35 @@ public final class RecipeEditViewModel: ViewModel {
         "RecipeEdit",
         summary: "A recipe's editor (seed 003's ASHEditRecipeViewModel): fields bound two-way to the shared recipe.",
         inputs: [
-            InputDeclaration(
+            .writtenThrough(
                 "name", schema: .string(maxLength: RecipeRules.maxNameLength),
-                read: { .string($0.recipe?.name ?? "") }, assign: { _, _ in },
+                read: { .string($0.recipe?.name ?? "") },
                 rule: { _, value in RecipeRules.nameProblem(value.stringValue ?? "") }
             ),
-            InputDeclaration(
-                "blurb", schema: .string(maxLength: RecipeRules.maxBlurbLength),
-                read: { .string($0.recipe?.blurb ?? "") }, assign: { _, _ in }
+            .writtenThrough(
+                "blurb", schema: .string(maxLength: RecipeRules.maxBlurbLength), read: { .string($0.recipe?.blurb ?? "") }
             ),
-            InputDeclaration(
+            .writtenThrough(
                 "filmType", schema: .enumeration(FilmType.allCases.map(\.rawValue)),
                 nullDefault: .string(FilmType.fallback.rawValue),
-                read: { .string(($0.recipe?.filmType ?? .fallback).rawValue) }, assign: { _, _ in }
+                read: { .string(($0.recipe?.filmType ?? .fallback).rawValue) }
             ),
         ],
         outputs: RecipeOutputs.all(\.recipe, inputs: true),
         commands: [
             .deferred(
                 "addStep", summary: "Appends a step (`name`, `durationSeconds`, optional `temperatureCelsius`, `agitation`).",
-                argument: Step.argumentSchema, policy: .queue(limit: 8),
+                argument: Step.Argument.self, policy: .queue(limit: 8),
                 prepare: { model, argument throws(ViewModelError) in
-                    let step = try Step.parse(argument, command: "addStep")
+                    let step = try argument.step(command: "addStep")
                     return model.changeSteps { $0.append(step) }
                 }
             ),
             .deferred(
                 "removeStep", summary: "Removes the step at `index`.",
-                argument: .named("StepIndexArgument", .object(["index": .int])), policy: .queue(limit: 8),
+                argument: StepIndex.self, policy: .queue(limit: 8),
                 prepare: { model, argument throws(ViewModelError) in
-                    let index = try model.index(argument, "index", command: "removeStep")
+                    let index = try model.index(argument.index, "index", command: "removeStep")
                     let id = model.id
                     return model.changeSteps { steps throws(SharedRecordError) in
                         guard steps.indices.contains(index) else { throw .conflict(id: id) }
@@ -120,10 +115,10 @@ public final class RecipeEditViewModel: ViewModel {
             ),
             .deferred(
                 "moveStep", summary: "Moves the step at `from` so that it ends up at index `to`.",
-                argument: .named("MoveStepArgument", .object(["from": .int, "to": .int])), policy: .queue(limit: 8),
+                argument: MoveStep.self, policy: .queue(limit: 8),
                 prepare: { model, argument throws(ViewModelError) in
-                    let from = try model.index(argument, "from", command: "moveStep")
-                    let to = try model.index(argument, "to", command: "moveStep")
+                    let from = try model.index(argument.from, "from", command: "moveStep")
+                    let to = try model.index(argument.to, "to", command: "moveStep")
                     let id = model.id
                     return model.changeSteps { steps throws(SharedRecordError) in
                         guard steps.indices.contains(from), steps.indices.contains(to) else { throw .conflict(id: id) }
@@ -132,6 +127,20 @@ public final class RecipeEditViewModel: ViewModel {
                 }
             ),
         ],
-        persists: PersistedState(save: { _ in .null }, restore: { _, _ in })
+        persists: PersistedState(save: { _ in .null }, restore: { _, _ in }),
+        writeThrough: WriteThrough { model, write throws(ViewModelError) in try await model.commit(write) }
     )
+
+    /// `removeStep`'s argument: the step's index.
+    struct StepIndex: CommandArgument {
+        let index: Int
+        static let schema = Schema.named("StepIndexArgument", .object(["index": .int]))
+    }
+
+    /// `moveStep`'s argument: where the step is and where it goes.
+    struct MoveStep: CommandArgument {
+        let from: Int
+        let to: Int
+        static let schema = Schema.named("MoveStepArgument", .object(["from": .int, "to": .int]))
+    }
 }

@@ -57,33 +57,36 @@ extension Step {
     )
 
     /// The argument of `addStep`: `name` and `durationSeconds` required, the rest optional.
-    static let argumentSchema = Schema.named(
-        "AddStepArgument",
-        .object(
-            [
-                "name": .string(maxLength: RecipeRules.maxNameLength),
-                "durationSeconds": .integer(minimum: 1, maximum: RecipeRules.maxStepSeconds),
-                "temperatureCelsius": .nullable(.number),
-                "agitation": .string(maxLength: RecipeRules.maxBlurbLength),
-            ],
-            required: ["durationSeconds", "name"]
-        )
-    )
+    struct Argument: CommandArgument {
+        let name: String
+        let durationSeconds: Int
+        let temperatureCelsius: Double?
+        let agitation: String?
 
-    /// A step from a checked `addStep` argument; throws naming the field a rule refuses.
-    static func parse(_ argument: JSONValue?, command: String) throws(ViewModelError) -> Step {
-        let members = argument?.objectValue ?? [:]
-        let name = members["name"]?.stringValue ?? ""
-        if let problem = RecipeRules.nameProblem(name) {
-            throw .invalidArgument(command: command, reason: "name \(problem)")
-        }
-        let temperature = members["temperatureCelsius"]?.doubleValue
-        if let temperature, !RecipeRules.temperatures.contains(temperature) {
-            throw .invalidArgument(command: command, reason: "temperatureCelsius must be between 0 and 100 °C")
-        }
-        return Step(
-            name: name, durationSeconds: members["durationSeconds"]?.intValue ?? 1, temperatureCelsius: temperature,
-            agitation: members["agitation"]?.stringValue ?? ""
+        static let schema = Schema.named(
+            "AddStepArgument",
+            .object(
+                [
+                    "name": .string(maxLength: RecipeRules.maxNameLength),
+                    "durationSeconds": .integer(minimum: 1, maximum: RecipeRules.maxStepSeconds),
+                    "temperatureCelsius": .nullable(.number),
+                    "agitation": .string(maxLength: RecipeRules.maxBlurbLength),
+                ],
+                required: ["durationSeconds", "name"]
+            )
         )
+
+        /// The step it describes; throws naming the field a rule refuses.
+        func step(command: String) throws(ViewModelError) -> Step {
+            if let problem = RecipeRules.nameProblem(name) {
+                throw .invalidArgument(command: command, reason: "name \(problem)")
+            }
+            if let temperatureCelsius, !RecipeRules.temperatures.contains(temperatureCelsius) {
+                throw .invalidArgument(command: command, reason: "temperatureCelsius must be between 0 and 100 °C")
+            }
+            return Step(
+                name: name, durationSeconds: durationSeconds, temperatureCelsius: temperatureCelsius, agitation: agitation ?? ""
+            )
+        }
     }
 }

@@ -49,10 +49,9 @@ public final class RecipesViewModel: ViewModel {
         commands: [
             .deferred(
                 "add", summary: "Adds a recipe with no steps and answers its edit page once it is stored.",
-                argument: .named("AddRecipeArgument", .object(["name": .string(maxLength: RecipeRules.maxNameLength)])),
-                navigates: true, policy: .concurrent,
+                argument: AddRecipe.self, navigates: true, policy: .concurrent,
                 prepare: { model, argument throws(ViewModelError) in
-                    let name = argument?.objectValue?["name"]?.stringValue ?? ""
+                    let name = argument.name
                     if let problem = RecipeRules.nameProblem(name) { throw .invalidArgument(command: "add", reason: "name \(problem)") }
                     let book = model.book
                     return {
@@ -63,7 +62,7 @@ public final class RecipesViewModel: ViewModel {
             ),
             .deferred(
                 "delete", summary: "Deletes a recipe for everyone; its pages answer 404 from then on.",
-                argument: .named("RecipeIDArgument", .object(["id": .text])), policy: .concurrent,
+                argument: RecipeID.self, policy: .concurrent,
                 prepare: { model, argument throws(ViewModelError) in
                     let id = try model.existingID(argument, command: "delete")
                     let book = model.book
@@ -75,7 +74,7 @@ public final class RecipesViewModel: ViewModel {
             ),
             .immediate(
                 "select", summary: "Opens a recipe: answers its detail page.",
-                argument: .named("RecipeIDArgument", .object(["id": .text])), navigates: true, policy: .concurrent,
+                argument: RecipeID.self, navigates: true, policy: .concurrent,
                 run: { model, argument throws(ViewModelError) in
                     CommandResult(navigate: RecipeRules.detailPage(id: try model.existingID(argument, command: "select")))
                 }
@@ -92,9 +91,22 @@ public final class RecipesViewModel: ViewModel {
     )
 
     /// The id a command argument names, if a recipe has it.
-    private func existingID(_ argument: JSONValue?, command: String) throws(ViewModelError) -> String {
-        let id = argument?.objectValue?["id"]?.stringValue ?? ""
-        guard book.contains(id: id) else { throw .invalidArgument(command: command, reason: "no recipe has id \"\(id)\"") }
-        return id
+    private func existingID(_ argument: RecipeID, command: String) throws(ViewModelError) -> String {
+        guard book.contains(id: argument.id) else {
+            throw .invalidArgument(command: command, reason: "no recipe has id \"\(argument.id)\"")
+        }
+        return argument.id
+    }
+
+    /// `add`'s argument: the new recipe's name.
+    struct AddRecipe: CommandArgument {
+        let name: String
+        static let schema = Schema.named("AddRecipeArgument", .object(["name": .string(maxLength: RecipeRules.maxNameLength)]))
+    }
+
+    /// `delete`'s and `select`'s argument: a recipe's id.
+    struct RecipeID: CommandArgument {
+        let id: String
+        static let schema = Schema.named("RecipeIDArgument", .object(["id": .text]))
     }
 }

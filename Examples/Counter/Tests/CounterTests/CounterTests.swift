@@ -8,12 +8,12 @@ struct CounterTests {
         let clock = TestClock()
         let counter = ViewModelTester(CounterViewModel(clock: clock))
         counter.refuse("decrement", with: .commandDisabled(name: "decrement"))
-        try counter.write(["step": 3]) { $0.inputs["step"] = 3 }
+        try await counter.write(["step": 3]) { $0.inputs["step"] = 3 }
         try counter.execute("increment") {
             $0.outputs = ["count": 3, "parity": "odd"]
             $0.commands["decrement"]?.enabled = true
         }
-        counter.refuseWrite(["step": 11], with: .invalidInput(name: "step", reason: "must be at most 10"))
+        await counter.refuseWrite(["step": 11], with: .invalidInput(name: "step", reason: "must be at most 10"))
         try counter.execute("decrement") {
             $0.outputs = ["count": 0, "parity": "even"]
             $0.commands["decrement"]?.enabled = false
