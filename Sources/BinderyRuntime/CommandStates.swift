@@ -1,5 +1,9 @@
-/// The live ``Command`` states of one view model, made on first use from its declaration.
+/// What Bindery keeps on one view model: the live ``Command`` states, made on first use from
+/// its declaration, and the path it is served at.
 public final class CommandStates {
+    /// Where the view model is served (`list/items/scenic-1`), set when a session hosts it.
+    package var servedPath: String?
+
     /// A view model declares a handful of commands: a scan of an array beats a dictionary's
     /// storage, several times the size of its few entries.
     private var states: [Command] = []

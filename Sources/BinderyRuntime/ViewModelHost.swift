@@ -57,6 +57,7 @@ final class ViewModelHost {
     init(path: String, viewModel: any ViewModel, firstVersion: Int, signal: ChangeSignal) {
         self.path = path
         self.viewModel = viewModel
+        viewModel.commandStates.servedPath = path
         self.signal = signal
         self.version = firstVersion - 1
         self.encoded = EncodedSnapshot(path: path, version: firstVersion - 1, bytes: [])
@@ -110,6 +111,7 @@ final class ViewModelHost {
     /// Replaces the hosted view model (its parent rebuilt it); the next refresh shows it.
     func replace(with viewModel: any ViewModel) {
         self.viewModel = viewModel
+        viewModel.commandStates.servedPath = path
         signal.dropTracking()
         signal.fire()
     }

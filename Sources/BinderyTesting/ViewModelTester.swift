@@ -24,11 +24,14 @@ public final class ViewModelTester<Model: ViewModel> {
 
     /// Starts testing `model`; its first snapshot is the state later steps change.
     ///
-    /// `initial` asserts that first snapshot exactly.
+    /// `path` is where a server would serve it (`gallery/photos/1`), for the paths and pages
+    /// derived from its routes; by default its declaration's name in lower case. `initial`
+    /// asserts that first snapshot exactly.
     public init(
-        _ model: Model, sourceLocation: SourceLocation = #_sourceLocation,
+        _ model: Model, path: String? = nil, sourceLocation: SourceLocation = #_sourceLocation,
         initial: ((SnapshotState) -> Void)? = nil
     ) {
+        if let path { model.commandStates.servedPath = path }
         self.model = model
         state = SnapshotState(model.snapshotMembers)
         Self.checkSchemas(of: model, sourceLocation: sourceLocation)

@@ -56,8 +56,9 @@ struct CourseCellTests {
         #expect(few.inputValues.isEmpty)
     }
 
-    @Test func pathsAndDestinations() {
-        #expect(CourseRules.coursePath(id: "c03") == "courses/c03")
-        #expect(CourseRules.destination(courseID: "c03") == "/courses/c03")
+    @Test func aCoursesPathAndPageComeFromTheListsDeclaredRoute() {
+        let list = CoursesViewModel(upstream: UpstreamProvider(settings: .seedDefaults))
+        #expect(list.path(to: "course", "c03") == "courses/c03")
+        #expect(list.page(to: "course", "c03") == "/courses/c03")
     }
 }

@@ -78,9 +78,15 @@ struct GalleryFullSizeTests {
     @Test func previousAndNextGoToTheNeighboursPages() throws {
         let (upstream, _) = makeTestUpstream()
         let photos = galleryTestPhotos(3)
-        let first = ViewModelTester(FullSizePhotoViewModel(photos: photos, initialIndex: 0, upstream: upstream))
-        let middle = ViewModelTester(FullSizePhotoViewModel(photos: photos, initialIndex: 1, upstream: upstream))
-        let last = ViewModelTester(FullSizePhotoViewModel(photos: photos, initialIndex: 2, upstream: upstream))
+        let first = ViewModelTester(
+            FullSizePhotoViewModel(photos: photos, initialIndex: 0, upstream: upstream), path: "gallery/photos/0"
+        )
+        let middle = ViewModelTester(
+            FullSizePhotoViewModel(photos: photos, initialIndex: 1, upstream: upstream), path: "gallery/photos/1"
+        )
+        let last = ViewModelTester(
+            FullSizePhotoViewModel(photos: photos, initialIndex: 2, upstream: upstream), path: "gallery/photos/2"
+        )
 
         let previous = try middle.execute("previous") { _ in }
         let next = try middle.execute("next") { _ in }

@@ -49,15 +49,17 @@ extension OutputDeclaration {
         Self(name, schema: .nullable(ExecutionFailure.schema)) { value($0)?.json ?? .null }
     }
 
-    /// A collection binding: an array of child view models' snapshots, each with its `id` and
-    /// `path` (the seed's cell view models).
+    /// A collection binding: an array of child view models' snapshots (the seed's cell view
+    /// models), each with its `id` and its `path`: the page the declared child route `route` gives
+    /// that id (`list/items/<id>` for the list's `items/{id}`).
     public static func children(
         _ name: String,
         of child: ViewModelSchema,
-        _ value: @escaping @Sendable (Model) -> [(id: String, path: String, viewModel: any ViewModel)]
-    ) -> Self {
+        route: String,
+        _ value: @escaping @Sendable (Model) -> [(id: String, viewModel: any ViewModel)]
+    ) -> Self where Model: ViewModel {
         Self(name, schema: .array(child.childShape)) { model in
-            .array(value(model).map { $0.viewModel.childJSON(id: $0.id, path: $0.path) })
+            .array(value(model).map { $0.viewModel.childJSON(id: $0.id, path: model.path(to: route, $0.id)) })
         }
     }
 }

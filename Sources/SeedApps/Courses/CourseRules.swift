@@ -14,15 +14,6 @@ public enum CourseRules {
         lessonCount > manyLessons ? .detailDisclosureButton : .none
     }
 
-    /// The view-model path of a course's page: `courses/<id>` (the `{id}` route of `courses`).
-    public static func coursePath(id: String) -> String {
-        "courses/\(id)"
-    }
-
-    /// The page a selected course navigates to: `/courses/<id>`.
-    public static func destination(courseID id: String) -> String {
-        "/" + coursePath(id: id)
-    }
 }
 
 /// A course cell's accessory (seed 001's `UITableViewCellAccessoryType`).

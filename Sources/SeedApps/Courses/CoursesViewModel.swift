@@ -36,8 +36,8 @@ public final class CoursesViewModel: ViewModel {
         "Courses",
         summary: "The course list (seed 001): courses from the upstream, each cell with its detail text and accessory.",
         outputs: [
-            .children("courses", of: CourseCellViewModel.declaration.schema) { model in
-                model.cells.map { (id: $0.id, path: CourseRules.coursePath(id: $0.id), viewModel: $0) }
+            .children("courses", of: CourseCellViewModel.declaration.schema, route: "course") { model in
+                model.cells.map { (id: $0.id, viewModel: $0) }
             },
             .failure("error") { $0.error },
         ],
@@ -51,7 +51,7 @@ public final class CoursesViewModel: ViewModel {
                 argument: SelectCourse.self, navigates: true,
                 run: { model, argument throws(ViewModelError) in
                     let cell = try model.cell(selectedBy: argument)
-                    return CommandResult(navigate: CourseRules.destination(courseID: cell.id))
+                    return CommandResult(navigate: model.page(to: "course", cell.id))
                 }
             ),
         ],

@@ -71,12 +71,12 @@ public final class FullSizePhotoViewModel: ViewModel {
             .immediate(
                 "previous", summary: "Goes to the previous photo's page.", navigates: true,
                 enabled: { $0.hasNeighbour(-1) },
-                run: { model, _ in CommandResult(navigate: GalleryRules.destination(photoIndex: model.initialPhotoIndex - 1)) }
+                run: { model, _ in CommandResult(navigate: model.siblingPage(String(model.initialPhotoIndex - 1))) }
             ),
             .immediate(
                 "next", summary: "Goes to the next photo's page.", navigates: true,
                 enabled: { $0.hasNeighbour(1) },
-                run: { model, _ in CommandResult(navigate: GalleryRules.destination(photoIndex: model.initialPhotoIndex + 1)) }
+                run: { model, _ in CommandResult(navigate: model.siblingPage(String(model.initialPhotoIndex + 1))) }
             ),
         ]
     )

@@ -1,10 +1,5 @@
 /// The rules of the photo gallery (seed 004), kept apart from the view models' wiring.
 public enum GalleryRules {
-    /// The page of the full-size photo at `index`: `/gallery/photos/<index>`.
-    public static func destination(photoIndex index: Int) -> String {
-        "/gallery/photos/\(index)"
-    }
-
     /// The index a path segment names: a canonical non-negative decimal integer below `count`
     /// (`"3"`, not `"03"`, `"+3"` or `"-1"`), so each photo has exactly one path.
     public static func index(inSegment segment: String, count: Int) -> Int? {

@@ -66,7 +66,7 @@ public final class GalleryViewModel: ViewModel {
                 argument: SelectPhoto.self, navigates: true,
                 run: { model, argument throws(ViewModelError) in
                     let index = try model.photoIndex(selectedBy: argument)
-                    return CommandResult(navigate: GalleryRules.destination(photoIndex: index))
+                    return CommandResult(navigate: model.page(to: "photo", String(index)))
                 }
             ),
         ],

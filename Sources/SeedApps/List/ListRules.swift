@@ -38,18 +38,13 @@ public enum ListRules {
         "\(kind.rawValue)-\(upstreamID)"
     }
 
-    /// The view-model path of a cell: `list/items/<id>` (the list's `items/{id}` route).
-    public static func itemPath(cellID: String) -> String {
-        "list/items/\(cellID)"
-    }
-
-    /// The page a selected cell navigates to.
+    /// The child route a selected cell navigates to (the seed's Portal decides by business rule).
     ///
-    /// Every kind opens its own detail page, the cell's view model at `/list/items/<id>`; the
+    /// Every kind opens its own detail page, the list's `item` route (`/list/items/<id>`); the
     /// kind is an argument so that scenic spots and hotels can later go to different pages.
-    public static func destination(kind: POIKind, cellID: String) -> String {
+    public static func route(for kind: POIKind) -> String {
         switch kind {
-        case .scenic, .hotel: "/" + itemPath(cellID: cellID)
+        case .scenic, .hotel: "item"
         }
     }
 }

@@ -52,8 +52,8 @@ public final class ListViewModel: ViewModel {
             .init("cities", schema: .array(.named("City", .object(["id": .int, "name": .text])))) { model in
                 .array(model.cities.map { .object(["id": .int($0.id), "name": .string($0.name)]) })
             },
-            .children("items", of: ViewModelDeclaration<ScenicCellViewModel>.poiCell.schema) { model in
-                model.cells.map { (id: $0.id, path: ListRules.itemPath(cellID: $0.id), viewModel: $0) }
+            .children("items", of: ViewModelDeclaration<ScenicCellViewModel>.poiCell.schema, route: "item") { model in
+                model.cells.map { (id: $0.id, viewModel: $0) }
             },
             .failure("error") { $0.error },
         ],
@@ -67,7 +67,7 @@ public final class ListViewModel: ViewModel {
                 argument: SelectItem.self, navigates: true,
                 run: { model, argument throws(ViewModelError) in
                     let cell = try model.cell(selectedBy: argument)
-                    return CommandResult(navigate: ListRules.destination(kind: cell.kind, cellID: cell.id))
+                    return CommandResult(navigate: model.page(to: ListRules.route(for: cell.kind), cell.id))
                 }
             ),
         ],

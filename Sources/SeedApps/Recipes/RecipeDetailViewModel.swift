@@ -61,7 +61,7 @@ public final class RecipeDetailViewModel: ViewModel {
             .immediate(
                 "startTimer", summary: "Opens the recipe's timer; enabled while the recipe has steps.",
                 navigates: true, enabled: { $0.canStartTimer },
-                run: { model, _ in CommandResult(navigate: RecipeRules.timerPage(id: model.id)) }
+                run: { model, _ in CommandResult(navigate: model.page(to: "recipeTimer")) }
             ),
         ],
         children: [

@@ -46,7 +46,7 @@ public final class RecipeEditViewModel: ViewModel {
                 if let filmType = write.value("filmType", as: FilmType.self) { recipe.filmType = filmType }
             }
         } catch {
-            throw error.viewModelError(path: RecipeRules.detailPath(id: id) + "/edit")
+            throw error.viewModelError(path: servedPath)
         }
     }
 

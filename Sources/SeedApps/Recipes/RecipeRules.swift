@@ -28,14 +28,6 @@ public enum RecipeRules {
         name.allSatisfy(\.isWhitespace) ? "must not be empty" : nil
     }
 
-    /// The view-model path of a recipe's detail page: `recipes/<id>`.
-    public static func detailPath(id: String) -> String { "recipes/\(id)" }
-    /// The page of a recipe's detail: `/recipes/<id>`.
-    public static func detailPage(id: String) -> String { "/" + detailPath(id: id) }
-    /// The page of a recipe's editor: `/recipes/<id>/edit`.
-    public static func editPage(id: String) -> String { detailPage(id: id) + "/edit" }
-    /// The page of a recipe's timer: `/recipes/<id>/timer`.
-    public static func timerPage(id: String) -> String { detailPage(id: id) + "/timer" }
 }
 
 extension Step {

@@ -42,8 +42,8 @@ public final class RecipesViewModel: ViewModel {
         "Recipes",
         summary: "The C-41 recipe list (seed 003's ASHMasterViewModel), shared by every session and live.",
         outputs: [
-            .children("recipes", of: RecipeCellViewModel.declaration.schema) { model in
-                model.cells.map { (id: $0.recipe.id, path: RecipeRules.detailPath(id: $0.recipe.id), viewModel: $0) }
+            .children("recipes", of: RecipeCellViewModel.declaration.schema, route: "recipe") { model in
+                model.cells.map { (id: $0.recipe.id, viewModel: $0) }
             },
         ],
         commands: [
@@ -54,9 +54,11 @@ public final class RecipesViewModel: ViewModel {
                     let name = argument.name
                     if let problem = RecipeRules.nameProblem(name) { throw .invalidArgument(command: "add", reason: "name \(problem)") }
                     let book = model.book
+                    let editor = { (id: String) in model.page(to: "recipe", id, then: "recipeEdit") }
                     return {
                         let recipe = try await book.add(name: name)
-                        return CommandResult(navigate: RecipeRules.editPage(id: recipe.id))
+                        let page = editor(recipe.id)
+                        return CommandResult(navigate: page)
                     }
                 }
             ),
@@ -76,7 +78,7 @@ public final class RecipesViewModel: ViewModel {
                 "select", summary: "Opens a recipe: answers its detail page.",
                 argument: RecipeID.self, navigates: true, policy: .concurrent,
                 run: { model, argument throws(ViewModelError) in
-                    CommandResult(navigate: RecipeRules.detailPage(id: try model.existingID(argument, command: "select")))
+                    CommandResult(navigate: model.page(to: "recipe", try model.existingID(argument, command: "select")))
                 }
             ),
         ],
