@@ -10,7 +10,7 @@ import Logging
 /// option in upper case with dashes as underscores: `BINDERY_PORT=9000`). A flag on the command
 /// line wins over the environment.
 ///
-/// ``BinderyApp/main()`` reads them for you; a command of your own takes them whole and adds its
+/// ``BinderyBinding/BinderyApp/main()`` reads them for you; a command of your own takes them whole and adds its
 /// own:
 ///
 /// ```swift
@@ -99,6 +99,7 @@ public struct ServeOptions: ParsableArguments {
     @Option(help: "With several nodes: seconds a command stays running after its node stops renewing its lease (BINDERY_COMMAND_LEASE).")
     var commandLease: Int = OptionEnvironment.int("BINDERY_COMMAND_LEASE") ?? 15
 
+    /// The log level ``serve(app:)`` logs at (`--log-level`, `BINDERY_LOG_LEVEL`; info by default).
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (BINDERY_LOG_LEVEL).")
     public var logLevel: LogLevelOption = OptionEnvironment.string("BINDERY_LOG_LEVEL").flatMap(LogLevelOption.init(argument:)) ?? .init(.info)
 

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// The dirty flag of one hosted view model, set from Observation's change callbacks, by the
-/// commands its snapshot showed (``CommandReaders``) and by its host.
+/// commands its snapshot showed (`CommandReaders`) and by its host.
 ///
 /// It also says whether the Observation tracking of the last render is still installed: a
 /// render asked for by anything but that tracking installs no second one, which would stay

@@ -8,8 +8,8 @@ import Observation
 /// of the work is kept as `error` until the next execution starts; a cancelled execution leaves
 /// it as it was.
 ///
-/// Snapshots show its state through ``json(condition:)``, and the renders that did are told of
-/// a change by ``CommandReaders``. Its other properties are observable (Observation) for
+/// Snapshots show its state through `json(condition:)`, and the renders that did are told of
+/// a change by `CommandReaders`. Its other properties are observable (Observation) for
 /// view-model code that reads them; the registrar is made on the first such read.
 public final class Command: Observable {
     /// The work of one execution, already checked against the command's argument rules.
@@ -27,7 +27,7 @@ public final class Command: Observable {
     /// How one execution ended.
     public typealias Outcome = Result<CommandResult, ExecutionFailure>
 
-    /// How ``start(_:condition:isolation:)`` went.
+    /// How `start(_:condition:isolation:)` went.
     public enum Started {
         /// Immediate work ran to its end.
         case finished(Outcome)
@@ -104,7 +104,7 @@ public final class Command: Observable {
     }
 
     /// The command as a snapshot member: `{"enabled", "executing", "error", "policy"}`. The
-    /// render in progress is told when any of it changes (``CommandReaders``).
+    /// render in progress is told when any of it changes (`CommandReaders`).
     package func json(condition: Bool) -> JSONValue {
         readers.noteRead()
         return .object([

@@ -7,7 +7,7 @@ extension JSONValue {
         case duplicateMember(String)
     }
 
-    /// Parses untrusted bytes (a request body) as one strict JSON text with ``JSONReader``:
+    /// Parses untrusted bytes (a request body) as one strict JSON text with `JSONReader`:
     /// UTF-8 only, no member name repeated in one object, no trailing comma.
     public init(parsing bytes: [UInt8]) throws(ParsingError) {
         self = try JSONReader.value(of: bytes)

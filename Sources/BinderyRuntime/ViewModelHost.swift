@@ -6,7 +6,7 @@ import Observation
 /// A host lives inside its session's ``ViewModelGraph`` and is only touched from there.
 /// Rendering runs under `withObservationTracking`, so any later change to state the snapshot
 /// read fires the host's ``ChangeSignal`` (commands shown in the snapshot fire it through
-/// ``CommandReaders``); the graph then re-renders, and only a snapshot that
+/// `CommandReaders`); the graph then re-renders, and only a snapshot that
 /// differs from the last one gets a new version and a new encoding.
 final class ViewModelHost {
     /// A client watching this view model (an event stream).

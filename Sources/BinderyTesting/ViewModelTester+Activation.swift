@@ -9,7 +9,7 @@ extension ViewModelTester {
     /// describes, such as `loading: true`.
     ///
     /// The work goes on until it ends by itself (``settle(sourceLocation:_:)`` after the test
-    /// advanced its clock) or the test deactivates the view model; ``finish()`` fails otherwise.
+    /// advanced its clock) or the test deactivates the view model; ``ViewModelTester/finish(sourceLocation:)`` fails otherwise.
     public func activate(sourceLocation: SourceLocation = #_sourceLocation, _ update: (inout SnapshotState) -> Void) async {
         #expect(!isActive, "the view model is already active", sourceLocation: sourceLocation)
         guard !isActive else { return }

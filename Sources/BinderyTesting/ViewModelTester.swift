@@ -7,7 +7,7 @@ import Testing
 /// Each step takes a closure that edits the previous snapshot into the expected one; the step
 /// fails when the real snapshot differs in any member, asserted or not, so a test cannot miss a
 /// change. Every snapshot is also checked against the view model's declared schemas.
-/// ``finish()`` fails while an execution or the activation work (``activate(sourceLocation:_:)``)
+/// ``finish(sourceLocation:)`` fails while an execution or the activation work (``activate(sourceLocation:_:)``)
 /// still runs. Time moves only when the test advances its own clock;
 /// ``settle(sourceLocation:_:)`` then lets the work run and asserts the result.
 @MainActor

@@ -11,7 +11,7 @@ import Logging
 public struct BinderyApp: Sendable {
     /// The screens, in the order a client lists them.
     public var screens: [Screen]
-    /// The models every session shares (``SharedCollection``s); the server opens them over its
+    /// The models every session shares (`SharedCollection`s); the server opens them over its
     /// store before it serves and follows their changes across nodes.
     public var sharedModels: [any SharedModel]
     /// HTTP routes of the app's own, served next to the view models and listed in the OpenAPI

@@ -2,7 +2,7 @@ import BinderyHTTP
 import BinderyStore
 
 /// Everything a Bindery server is configured with; the defaults are the embedded local mode.
-/// ``ServeOptions`` reads one from the command line and `BINDERY_*` variables.
+/// `ServeOptions` reads one from the command line and `BINDERY_*` variables.
 public struct BinderyConfiguration: Sendable {
     /// Address, workers and connection limits of the HTTP server.
     public var server: ServerConfiguration

@@ -50,7 +50,7 @@ enum OpenAPIClientPaths {
     private static var staticFile: JSONValue {
         guard case .object(var operation) = file(
             "staticFile", summary: "A file of the thin client",
-            description: "Any file under the package directory; real paths may have several segments (`/js/app.js`), "
+            description: "Any file of the client or the app's public directory; real paths may have several segments (`/js/app.js`), "
                 + "which OpenAPI templates cannot express. The content type follows the extension. " + present,
             ok: [
                 "description": "The file.",

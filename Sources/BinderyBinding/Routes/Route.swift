@@ -28,7 +28,7 @@ public struct Route: Sendable {
         self.responder = responder
     }
 
-    /// A route answered by `handle`; a thrown ``Problem`` is answered as such, anything else is a
+    /// A route answered by `handle`; a thrown `Problem` is answered as such, anything else is a
     /// 500 that says nothing of its cause.
     public init(
         _ method: HTTPRequest.Method, _ path: String, operation: JSONValue? = nil,

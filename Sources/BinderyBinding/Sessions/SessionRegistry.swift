@@ -156,7 +156,7 @@ package final class SessionRegistry: Sendable {
         _ = try? await store.evictSessions(beyond: limits.maxSessions, sparing: sparing)
         // glibc keeps what freed sessions held in its arenas (one per thread that allocated), so
         // after a wave of sessions RSS stayed near its peak although the heap in use was back at
-        // its baseline (docs/soak/README.md: retention, not a leak). Give those pages back, at
+        // its baseline (docs/history/soak/README.md: retention, not a leak). Give those pages back, at
         // most once a sweep and only when sessions were closed: a few ms.
         if closedBefore > 0 { AllocatorHeap.trim() }
         return expired.count + hibernated

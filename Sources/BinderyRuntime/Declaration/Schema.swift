@@ -1,7 +1,7 @@
 /// The shape of a JSON value: what an input accepts, what an output shows, what a command takes.
 ///
 /// One schema both validates values (PATCH bodies, command arguments) and describes them
-/// (``jsonSchema``, the JSON Schema 2020-12 that OpenAPI 3.1 documents carry).
+/// (`jsonSchema`, the JSON Schema 2020-12 that OpenAPI 3.1 documents carry).
 public indirect enum Schema: Sendable, Hashable {
     /// A string, optionally limited in length, matched against a pattern, or one of a set.
     case string(maxLength: Int? = nil, pattern: String? = nil, oneOf: [String]? = nil)

@@ -6,7 +6,7 @@ import Synchronization
 /// recipes): kept in the server's store, versioned, followed across nodes, bound two-way to view
 /// models, deletable while viewed.
 ///
-/// Declare it once, list it in ``BinderyApp/sharedModels`` and hand it to the view models that
+/// Declare it once, list it in `BinderyApp.sharedModels` and hand it to the view models that
 /// show or change it; the server opens it over its store before it serves:
 ///
 /// ```swift

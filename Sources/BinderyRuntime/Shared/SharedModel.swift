@@ -1,5 +1,5 @@
 /// A model every session shares, kept in the server's store and followed across nodes: what an
-/// app lists in ``BinderyApp/sharedModels`` so the server opens it before it serves. Use
+/// app lists in `BinderyApp.sharedModels` so the server opens it before it serves. Use
 /// ``SharedCollection``.
 public protocol SharedModel: AnyObject, Sendable {
     /// The model's name, unique in an app: its records are stored under it.
