@@ -1,18 +1,10 @@
 // The seed apps' index page "/": links to each screen of the catalogue and the fake upstream's
 // panel. Not a view model. Replaces the client's own home (screens/home.js of Bindery's client).
 
+import { showScreenLinks } from '/js/screen-links.js';
 import { mountUpstreamPanel } from '/js/seed/upstream.js';
 
 export function mount(root, ctx) {
-  root.querySelector('#screen-links').replaceChildren(...ctx.views.map((v) => {
-    const li = document.createElement('li');
-    const a = document.createElement('a');
-    a.href = v.url;
-    a.textContent = v.title;
-    const code = document.createElement('code');
-    code.textContent = v.url;
-    li.append(a, ' ', code);
-    return li;
-  }));
+  showScreenLinks(root.querySelector('#screen-links'), ctx.views);
   mountUpstreamPanel(root.querySelector('#upstream'), ctx);
 }
