@@ -11,155 +11,85 @@ import Synchronization
 /// in its savepoint a few times first. A lost connection or a failed `COMMIT` fails every caller of
 /// the transaction that was not refused with ``StoreError/unavailable(reason:)``.
 final class PostgresCommitter: Sendable {
-    /// What became of one operation inside the transaction.
-    enum Outcome: Sendable {
-        case applied(acknowledge: @Sendable () -> Void)
-        case refused(StoreError)
-    }
-
-    /// A queued operation and the way to fail its caller.
-    struct Pending: Sendable {
-        let run: @Sendable (PostgresConnection) async throws -> Outcome
-        let fail: @Sendable (StoreError) -> Void
-    }
-
-    struct State {
-        var queue: [Pending] = []
-        var isDraining = false
-        var isClosed = false
-        var idleWaiters: [CheckedContinuation<Void, Never>] = []
-        var statistics = GroupCommitStatistics()
-    }
+    /// One write's step in the transaction.
+    typealias Step = @Sendable (PostgresConnection) async throws -> WriteOutcome
 
     /// SQLSTATEs of a transient refusal worth retrying: deadlock, serialization failure.
     private static let retriedStates: Set<String> = ["40P01", "40001"]
     private static let maxAttempts = 3
 
     private let client: PostgresClient
-    private let maxBatchSize: Int
     private let logger: Logger
-    let state = Mutex(State())
+    /// The writes waiting, shared in shape with SQLite's writer.
+    private let queue: WriteQueue<Step>
 
     init(client: PostgresClient, maxBatchSize: Int, logger: Logger) {
         self.client = client
-        self.maxBatchSize = max(1, maxBatchSize)
+        self.queue = WriteQueue(maxBatchSize: maxBatchSize)
         self.logger = logger
     }
 
-    var statistics: GroupCommitStatistics {
-        state.withLock { $0.statistics }
-    }
+    var statistics: GroupCommitStatistics { queue.statistics }
 
     /// Runs `work` in the next transaction and returns its result once that transaction committed.
     func submit<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            let pending = Pending(
+            let write = PendingWrite<Step>(
                 run: { connection in
                     let value = try await work(connection)
                     return .applied(acknowledge: { continuation.resume(returning: value) })
                 },
                 fail: { continuation.resume(throwing: $0) }
             )
-            enqueue(pending)
+            switch queue.enqueue(write) {
+            case .startDrain: Task { await self.drain() }
+            case .closed: write.fail(.unavailable(reason: "the store is closed"))
+            case .queued: break
+            }
         }
     }
 
     /// Refuses later operations and returns once the queued ones have been committed.
     func close() async {
-        state.withLock { $0.isClosed = true }
-        await waitUntilIdle()
+        queue.close()
+        await queue.waitUntilIdle()
     }
 
     /// Returns once no transaction is running.
     func waitUntilIdle() async {
-        await withCheckedContinuation { continuation in
-            state.withLock { state in
-                if state.isDraining {
-                    state.idleWaiters.append(continuation)
-                } else {
-                    continuation.resume()
-                }
-            }
-        }
-    }
-
-    private func enqueue(_ pending: Pending) {
-        enum Action { case drain, refuse, none }
-        let action = state.withLock { state -> Action in
-            guard !state.isClosed else { return .refuse }
-            state.queue.append(pending)
-            guard !state.isDraining else { return .none }
-            state.isDraining = true
-            return .drain
-        }
-        switch action {
-        case .drain: Task { await self.drain() }
-        case .refuse: pending.fail(.unavailable(reason: "the store is closed"))
-        case .none: break
-        }
+        await queue.waitUntilIdle()
     }
 
     private func drain() async {
-        while let batch = nextBatch() {
+        while let batch = queue.nextBatch() {
             await run(batch)
         }
     }
 
-    /// Takes the next batch, or ends the drain (atomically) when there is none.
-    private func nextBatch() -> [Pending]? {
-        state.withLock { state in
-            guard !state.queue.isEmpty else {
-                state.isDraining = false
-                for waiter in state.idleWaiters { waiter.resume() }
-                state.idleWaiters = []
-                return nil
-            }
-            let batch = Array(state.queue.prefix(maxBatchSize))
-            state.queue.removeFirst(batch.count)
-            return batch
-        }
-    }
-
-    private func run(_ batch: [Pending]) async {
+    private func run(_ batch: [PendingWrite<Step>]) async {
         let logger = self.logger
-        var outcomes: [Outcome] = []
+        let outcomes: [WriteOutcome]
         do {
             outcomes = try await client.withConnection { connection in
                 try await Self.transaction(batch, on: connection, logger: logger)
             }
         } catch {
-            finishFailed(batch, reason: PostgresStore.reason(for: error))
+            // Refusals are not reported: nothing was stored either way, and `unavailable` tells
+            // the caller to retry.
+            queue.failed(batch, reason: PostgresStore.reason(for: error))
             return
         }
-        state.withLock { state in
-            state.statistics.transactions += 1
-            state.statistics.operations += outcomes.count { if case .applied = $0 { true } else { false } }
-        }
-        for (pending, outcome) in zip(batch, outcomes) {
-            switch outcome {
-            case .applied(let acknowledge): acknowledge()
-            case .refused(let error): pending.fail(error)
-            }
-        }
-    }
-
-    /// Fails every caller of a transaction that did not commit. Refusals are not reported: nothing
-    /// was stored either way, and `unavailable` tells the caller to retry.
-    private func finishFailed(_ batch: [Pending], reason: String) {
-        state.withLock { $0.statistics.failedTransactions += 1 }
-        for pending in batch {
-            pending.fail(.unavailable(reason: reason))
-        }
+        queue.committed(batch, outcomes: outcomes)
     }
 
     /// `BEGIN`, every operation in its savepoint, `COMMIT`; on any error a `ROLLBACK` (closing the
     /// connection if even that fails, so the pool never hands out a connection inside a transaction).
     private static func transaction(
-        _ batch: [Pending], on connection: PostgresConnection, logger: Logger
-    ) async throws -> [Outcome] {
+        _ batch: [PendingWrite<Step>], on connection: PostgresConnection, logger: Logger
+    ) async throws -> [WriteOutcome] {
         do {
             try await connection.query("BEGIN", logger: logger)
-            var outcomes: [Outcome] = []
+            var outcomes: [WriteOutcome] = []
             for pending in batch {
                 outcomes.append(try await runInSavepoint(pending, on: connection, logger: logger))
             }
@@ -176,8 +106,8 @@ final class PostgresCommitter: Sendable {
     }
 
     private static func runInSavepoint(
-        _ pending: Pending, on connection: PostgresConnection, logger: Logger
-    ) async throws -> Outcome {
+        _ pending: PendingWrite<Step>, on connection: PostgresConnection, logger: Logger
+    ) async throws -> WriteOutcome {
         var attempt = 1
         while true {
             try await connection.query("SAVEPOINT operation", logger: logger)
