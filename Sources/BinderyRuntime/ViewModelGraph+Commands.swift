@@ -54,7 +54,7 @@ extension ViewModelGraph {
         guard let persistence, !isClosed else { return }
         for host in Array(hosts.values) where host.viewModel.deferredCommandRunningElsewhere != nil {
             guard let record = try? await persistence.latest(of: host.path) else { continue }
-            if record.version > (host.storedVersion ?? 0) {
+            if record.version > host.newestKnownVersion {
                 await reload(host)
             } else if let name = record.interruptedCommand, host.viewModel.deferredCommandRunningElsewhere == name {
                 interrupt(name, of: host)

@@ -28,6 +28,9 @@ extension ViewModelGraph {
         let host: ViewModelHost
         let snapshot: EncodedSnapshot
         let body: JSONValue
+        /// Whether it shows what the store already holds (a restored or reloaded view model):
+        /// published without a commit.
+        let isStored: Bool
     }
 
     /// Flushes and waits for everything rendered so far to be committed.
@@ -61,7 +64,7 @@ extension ViewModelGraph {
         var newest: RestoredViewModel?
         var missed: [EncodedSnapshot] = []
         if let persistence, let record = try? await persistence.latest(of: host.path),
-            record.version > (host.storedVersion ?? 0)
+            record.version > host.newestKnownVersion
         {
             newest = record
             if !host.watchers.isEmpty, let logged = try? await persistence.versions(of: host.path, after: from) {
@@ -70,8 +73,10 @@ extension ViewModelGraph {
         }
         // Renders of a view model whose commit was refused wait for this (see `reloading`).
         reloading.remove(ObjectIdentifier(host))
-        // Another reload may have got here first while this one waited.
-        guard let record = newest, record.version > (host.storedVersion ?? 0) else { return }
+        // Another reload may have got here first while this one waited, or this host may have
+        // rendered and queued versions of its own since: a record that is not newer than those
+        // is this node's own commit, or will refuse the in-flight one (whose conflict reloads).
+        guard let record = newest, record.version > host.newestKnownVersion else { return }
         for snapshot in missed where snapshot.version > host.current.version && snapshot.version < record.version {
             host.watchers.values.forEach { $0.send(snapshot) }
         }
@@ -93,9 +98,9 @@ extension ViewModelGraph {
             return nil
         }
         // A restored or reloaded view model's render shows the version the store already holds.
-        let held = rendered.filter { $0.snapshot.version == $0.host.storedVersion }
+        let held = rendered.filter(\.isStored)
         held.forEach(publish)
-        let new = rendered.filter { $0.snapshot.version != $0.host.storedVersion }
+        let new = rendered.filter { !$0.isStored }
         // No batch for nothing: an empty one would chain on (and report) the previous outcome.
         guard !new.isEmpty else { return nil }
         let batch = openBatch ?? startBatch(persistence)

@@ -63,7 +63,7 @@ extension ViewModelGraph {
     /// Shows the newest committed version of `path` when the store has a newer one than this
     /// graph (another node committed it); watchers get it pushed.
     package func refresh(_ path: String, toVersion version: Int) async {
-        guard let host = hosts[path], (host.storedVersion ?? 0) < version else { return }
+        guard let host = hosts[path], host.newestKnownVersion < version else { return }
         await reload(host)
     }
 

@@ -154,8 +154,8 @@ package actor ViewModelGraph {
         for _ in 0..<3 {
             var changed: [RenderedVersion] = []
             for host in hosts.values where !reloading.contains(ObjectIdentifier(host)) {
-                guard let (snapshot, body) = host.refresh() else { continue }
-                changed.append(RenderedVersion(host: host, snapshot: snapshot, body: body))
+                guard let (snapshot, body, isStored) = host.refresh() else { continue }
+                changed.append(RenderedVersion(host: host, snapshot: snapshot, body: body, isStored: isStored))
             }
             guard !changed.isEmpty else { break }
             commit = self.commit(changed) ?? commit

@@ -28,6 +28,11 @@ final class ViewModelHost {
     private(set) var encoded: EncodedSnapshot
     /// Whether the next render is a new version even when it shows the same members.
     private var rendersNewVersion = true
+    /// Whether the next render shows what the store already holds, at its version
+    /// (``continueFrom(storedVersion:)``): published without a commit. Any other render gets a
+    /// version above every one stored, queued or committed, so a change is never taken for one
+    /// the store holds.
+    private(set) var rendersStoredVersion = false
     /// The last version committed (published to readers and watchers), if any.
     private(set) var committed: EncodedSnapshot?
     /// The version the store holds for this view model (a restored one before its first render).
@@ -70,7 +75,14 @@ final class ViewModelHost {
         queuedVersion = version
         self.version = version - 1
         rendersNewVersion = true
+        rendersStoredVersion = true
         signal.fire()
+    }
+
+    /// The newest version this host knows of: rendered, handed to the store, stored or committed.
+    /// What the store holds of it is newer only when another node wrote it.
+    var newestKnownVersion: Int {
+        max(version, queuedVersion ?? 0, storedVersion ?? 0, committed?.version ?? 0)
     }
 
     /// Records that `snapshot` is durable: readers and watchers may see it now. Returns false
@@ -125,8 +137,9 @@ final class ViewModelHost {
 
     /// Re-renders if anything the last render read has changed.
     ///
-    /// Returns the new snapshot when the rendered state differs from the previous version's.
-    func refresh() -> (snapshot: EncodedSnapshot, body: JSONValue)? {
+    /// Returns the new snapshot when the rendered state differs from the previous version's, and
+    /// whether it is the version the store holds (``rendersStoredVersion``).
+    func refresh() -> (snapshot: EncodedSnapshot, body: JSONValue, isStored: Bool)? {
         guard signal.takeDirty() else { return nil }
         let rendered = CommandReaders.$rendering.withValue(signal) { () -> JSONValue in
             // Still tracked: only something outside the view model's own state changed (a
@@ -140,13 +153,16 @@ final class ViewModelHost {
                 signal.trackedStateChanged()
             }
         }
-        let bytes = Self.encode(rendered, version: version + 1, capacity: encoded.bytes.count + 16)
+        let isStored = rendersStoredVersion
+        let next = isStored ? version + 1 : newestKnownVersion + 1
+        let bytes = Self.encode(rendered, version: next, capacity: encoded.bytes.count + 16)
         guard rendersNewVersion || Self.members(of: bytes) != Self.members(of: encoded.bytes) else { return nil }
         rendersNewVersion = false
-        version += 1
+        rendersStoredVersion = false
+        version = next
         // Other sessions may show the same version of the same view model: keep their bytes.
         encoded = EncodedSnapshot(path: path, version: version, bytes: SharedBytes.pool.intern(bytes))
-        return (encoded, rendered)
+        return (encoded, rendered, isStored)
     }
 
     /// The snapshot's JSON: the members sorted by name, then `"version"`, which sorts after every

@@ -204,3 +204,59 @@ struct GraphPersistenceTests {
         #expect(followUp.output("greeting") == "hello a")
     }
 }
+
+/// A persistence that stores a commit at once but answers it only when `answers` opens: what a
+/// node sees when another node's notification of its own commit arrives before the commit returns.
+final class LateAnswerPersistence: ViewModelPersistence {
+    let stored = RecordingPersistence()
+    let answers = Gate()
+    private let late = Mutex(false)
+
+    /// From now on, commits are answered only once `answers` opens.
+    func answerLate() { late.withLock { $0 = true } }
+
+    func commit(_ versions: [CommittedVersion]) async throws {
+        try await stored.commit(versions)
+        if late.withLock({ $0 }) { try await answers.wait() }
+    }
+
+    func latest(of path: String) async throws -> RestoredViewModel? { try await stored.latest(of: path) }
+
+    func versions(of path: String, after version: Int) async throws -> [EncodedSnapshot]? {
+        try await stored.versions(of: path, after: version)
+    }
+}
+
+@Suite("View-model graph: the notice of its own commit never costs a later write")
+struct OwnCommitNoticeTests {
+    // Found by the multi-node failover test (about one run in eight): a write acknowledged at the
+    // version its If-Match named, and never committed. The notice of this node's own commit
+    // reloaded the view model while its next version was queued, putting its version back; a
+    // later render then got the number the store already held and was published as if stored.
+    @Test func aNoticeOfItsOwnCommitWhileTheNextVersionIsQueuedChangesNothing() async throws {
+        let persistence = LateAnswerPersistence()
+        let graph = ViewModelGraph(screens: counterScreens, persistence: persistence)
+        let first = try await graph.snapshot("counter")
+        persistence.answerLate()
+        let one = Task { try await graph.write("counter", patch: ["name": "one"]) }
+        for _ in 0..<200 where !persistence.stored.madeCommits.contains(where: { $0.state.objectValue?["name"] == "one" }) {
+            await Task.yield()
+        }
+        let two = Task { try await graph.write("counter", patch: ["name": "two"]) }
+        for _ in 0..<100 { await Task.yield() }
+        // The store holds "one" (its answer is late); the notice of it arrives now.
+        let noticed = try #require(persistence.stored.madeCommits.last { $0.state.objectValue?["name"] == "one" })
+        await graph.refresh("counter", toVersion: noticed.snapshot.version)
+        persistence.answers.open()
+        _ = try await one.value
+        let second = try await two.value
+        let third = try await graph.write("counter", patch: ["name": "three"])
+        #expect(third.version > second.version && second.version > first.version)
+        #expect(third.output("greeting") == "hello three")
+        let latest = try #require(try await persistence.latest(of: "counter"))
+        #expect(latest.version == third.version, "the acknowledged write is the stored one")
+        #expect(latest.state.objectValue?["name"] == "three")
+        let versions = persistence.stored.madeCommits.map(\.snapshot.version)
+        #expect(versions == versions.sorted() && Set(versions).count == versions.count, "\(versions)")
+    }
+}
