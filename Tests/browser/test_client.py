@@ -72,7 +72,8 @@ def test_a_notice_is_in_plain_words_and_stays_on_its_page(driver, base_url, scre
         toast = wait(driver, lambda: css(driver, "#toasts .toast"))
     finally:
         driver.execute_cdp_cmd("Network.emulateNetworkConditions", ONLINE)
-    message = toast.find_element(By.CSS_SELECTOR, ".toast-message").text
+    # The toast rises in from transparent (0.2 s): Selenium reads no text until it shows.
+    message = wait(driver, lambda: toast.find_element(By.CSS_SELECTOR, ".toast-message").text)
     assert message == "The server cannot be reached. Check the connection and try again.", message
     details = toast.find_element(By.CSS_SELECTOR, ".toast-details")
     details.find_element(By.CSS_SELECTOR, "summary").click()
