@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import Synchronization
 
@@ -141,11 +142,25 @@ package final class HTTPServer: Sendable {
         // Whatever is still running is answered 503; let those answers go out before stopping.
         dispatcher.resolvePendingForShutdown()
         await waitForInFlightWork(upTo: .seconds(1))
-        for daemon in daemons { daemon.stop() }
+        await Self.stop(daemons)
         lifecycle.withLock { lifecycle in
             if case .stopping(let port) = lifecycle { lifecycle = .stopped(port: port) }
         }
         logger.info("stopped", metadata: ["http.port": "\(port)"])
+    }
+
+    /// Stops the daemons on a thread of their own: `MHD_stop_daemon` blocks while it joins the
+    /// daemon's threads, and a blocked thread of Swift's cooperative pool (two on two cores) would
+    /// stall every task of the process meanwhile.
+    private static func stop(_ daemons: [MHDDaemon]) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let thread = Thread {
+                for daemon in daemons { daemon.stop() }
+                continuation.resume()
+            }
+            thread.name = "bindery.http.stop"
+            thread.start()
+        }
     }
 
     /// Polls (bounded) until no request is in progress.

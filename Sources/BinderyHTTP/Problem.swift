@@ -13,6 +13,8 @@ public struct Problem: Error, Sendable, Equatable {
     public var type: String
     /// Extra members, such as "field" naming the offending input.
     public var extensions: [String: String]
+    /// Extra members whose values are lists of strings, such as "fields" naming changed inputs.
+    public var lists: [String: [String]] = [:]
     /// Extra response header fields (for example `Allow` on a 405).
     public var headers: HTTPFields
 
@@ -47,7 +49,7 @@ public struct Problem: Error, Sendable, Equatable {
         if let detail {
             members["detail"] = detail
         }
-        let object = ProblemDocument(members: members, status: status.code)
+        let object = ProblemDocument(members: members, lists: lists, status: status.code)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? Array(encoder.encode(object))) ?? Array(#"{"status":500}"#.utf8)
@@ -79,6 +81,7 @@ extension Problem {
 /// The JSON shape of a problem: string members plus the numeric status.
 private struct ProblemDocument: Encodable {
     var members: [String: String]
+    var lists: [String: [String]]
     var status: Int
 
     struct Key: CodingKey {
@@ -91,6 +94,9 @@ private struct ProblemDocument: Encodable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         for (key, value) in members where key != "status" {
+            try container.encode(value, forKey: Key(stringValue: key))
+        }
+        for (key, value) in lists where members[key] == nil && key != "status" {
             try container.encode(value, forKey: Key(stringValue: key))
         }
         try container.encode(status, forKey: Key(stringValue: "status"))

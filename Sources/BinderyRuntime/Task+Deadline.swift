@@ -7,23 +7,31 @@ extension Task where Failure == Never {
     }
 }
 
-/// What `operation` returns if it finishes within `wait` on `clock`; nil once the time is up,
-/// even when the operation ignores cancellation (it is cancelled and left to finish alone).
+/// What `operation` returns if it finishes within `wait` on `clock`; nil once the time is up, or
+/// at once when the caller is cancelled, even when the operation ignores cancellation (it is
+/// cancelled and left to finish alone).
 package func firstResult<Value: Sendable>(
     within wait: Duration, on clock: any Clock<Duration>, _ operation: @escaping @Sendable () async -> Value
 ) async -> Value? {
     let race = FirstResult<Value>()
-    return await withCheckedContinuation { continuation in
-        race.begin(continuation)
-        let work = Task {
-            race.finish(await operation())
+    let work = Mutex<Task<Void, Never>?>(nil)
+    return await withTaskCancellationHandler {
+        await withCheckedContinuation { continuation in
+            race.begin(continuation)
+            let started = Task {
+                race.finish(await operation())
+            }
+            work.withLock { $0 = started }
+            let timer = Task {
+                try? await clock.sleep(for: wait)
+                race.finish(nil)
+                started.cancel()
+            }
+            race.onFinish { timer.cancel() }
         }
-        let timer = Task {
-            try? await clock.sleep(for: wait)
-            race.finish(nil)
-            work.cancel()
-        }
-        race.onFinish { timer.cancel() }
+    } onCancel: {
+        race.finish(nil)
+        work.withLock { $0 }?.cancel()
     }
 }
 
@@ -34,9 +42,15 @@ private final class FirstResult<Value: Sendable>: Sendable {
         (nil, false, nil)
     )
 
-    /// Remembers the caller to resume.
+    /// Remembers the caller to resume; resumes it at once with nil when the race was decided
+    /// before it began (the caller was cancelled first).
     func begin(_ continuation: CheckedContinuation<Value?, Never>) {
-        state.withLock { $0.continuation = continuation }
+        let decided = state.withLock { state -> Bool in
+            guard !state.done else { return true }
+            state.continuation = continuation
+            return false
+        }
+        if decided { continuation.resume(returning: nil) }
     }
 
     /// Runs `cleanup` once the race is decided (at once if it already is).

@@ -8,8 +8,12 @@ public enum ViewModelError: Error, Sendable, Equatable {
     case unknownInput(name: String)
     /// A write gave an input a value of the wrong type or out of range.
     case invalidInput(name: String, reason: String)
-    /// A conditional write named a version that is no longer current.
+    /// A conditional write named a version that is no longer current, and what changed since is
+    /// not known (older than the version history reaches).
     case versionMismatch(current: Int)
+    /// A conditional write named an older version, and the inputs it writes (`fields`, by name)
+    /// changed since; a write of inputs that did not change is merged instead.
+    case fieldsChanged(current: Int, fields: [String])
     /// The view model has no command of this name.
     case unknownCommand(name: String)
     /// The command's body was not what the command takes.

@@ -26,13 +26,16 @@ extension ViewModelGraph {
             if let ifVersion, let newest = ifVersion.max(), newest > host.current.version {
                 await reload(host)
             }
+            var conditional = ifVersion != nil
             if let ifVersion, !ifVersion.contains(host.current.version) {
-                throw .versionMismatch(current: host.current.version)
+                // An older version: merged when none of the inputs it writes changed since.
+                try await checkUnchanged(host, patch: patch, since: ifVersion)
+                conditional = false
             }
             let (apply, shared) = try host.viewModel.prepareWrite(patch)
             // Written-through inputs are committed to their shared model first.
             do {
-                try await host.viewModel.commitShared(shared, conditional: ifVersion != nil)
+                try await host.viewModel.commitShared(shared, conditional: conditional)
             } catch .versionMismatch {
                 await settle()
                 throw .versionMismatch(current: host.current.version)
@@ -58,6 +61,26 @@ extension ViewModelGraph {
             }
         }
         throw .versionConflict
+    }
+
+    /// Refuses a conditional write whose version is older than `host`'s unless none of the inputs
+    /// it writes changed since: ``ViewModelError/fieldsChanged(current:fields:)`` names those that
+    /// did, ``ViewModelError/versionMismatch(current:)`` says the version is older than the
+    /// history kept (the store's version log).
+    private func checkUnchanged(_ host: ViewModelHost, patch: JSONValue, since versions: Set<Int>) async throws(ViewModelError) {
+        guard let base = versions.max(), base < host.current.version, let persistence,
+            let logged = try? await persistence.versions(of: host.path, after: base - 1),
+            let then = logged.first(where: { $0.version == base })
+        else { throw .versionMismatch(current: host.current.version) }
+        // What is current after the wait: a write that landed meanwhile counts too.
+        let before = Self.inputs(of: then), now = Self.inputs(of: host.current)
+        let changed = (patch.objectValue?.keys).map { $0.filter { before[$0] != now[$0] }.sorted() } ?? []
+        guard changed.isEmpty else { throw .fieldsChanged(current: host.current.version, fields: changed) }
+    }
+
+    /// The inputs a snapshot shows, by name.
+    private static func inputs(of snapshot: EncodedSnapshot) -> [String: JSONValue] {
+        (try? JSONValue(parsing: snapshot.bytes))?.objectValue?["inputs"]?.objectValue ?? [:]
     }
 
     /// Shows the newest committed version of `path` when the store has a newer one than this

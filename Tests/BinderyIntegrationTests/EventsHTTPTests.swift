@@ -153,7 +153,9 @@ struct EventsHTTPTests {
         for stream in streams { _ = try await stream.next { _ in true } }
         let started = ContinuousClock.now
         await server.application.shutdown()
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // Not a speed test: a shutdown that waited for the streams would take a heartbeat (15 s)
+        // or more. Alone it takes milliseconds; beside the whole suite on two cores, seconds.
+        #expect(ContinuousClock.now - started < .seconds(12))
         for stream in streams {
             // Each stream ends: the remaining events drain and the body finishes (or the socket closes).
             var ended = false

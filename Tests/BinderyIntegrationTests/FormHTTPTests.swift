@@ -96,6 +96,7 @@ struct FormHTTPTests {
 
             let stale = try await client.request("PATCH", "/api/views/form", headers: ["If-Match": "\"1\""], body: #"{"phone": "1"}"#)
             #expect(stale.status == 412)
+            #expect(stale.json["fields"] == ["phone"], "the problem names what changed since")
 
             let malformed = try await client.request("PATCH", "/api/views/form", body: #"{"phone": "#)
             #expect(malformed.status == 400)
@@ -137,6 +138,22 @@ struct FormHTTPTests {
             #expect(huge.status == 431)
             let after = try await client.request("GET", "/api/views/form")
             #expect(after.body == before.body)
+        }
+    }
+
+    @Test func aStaleIfMatchMergesUntouchedFieldsAndNamesChangedOnes() async throws {
+        try await TestServer.with { server in
+            let mine = try await server.newSession()
+            let seen = try #require(try await mine.request("GET", "/api/views/form").header("ETag"))
+            // Another tab of the same session types a phone number.
+            _ = try await mine.request("PATCH", "/api/views/form", body: #"{"phone": "18612345678"}"#)
+            let merged = try await mine.request("PATCH", "/api/views/form", headers: ["If-Match": seen], body: #"{"password": "passw0rd"}"#)
+            #expect(merged.status == 200)
+            #expect(merged.input("phone") == "18612345678" && merged.input("password") == "passw0rd")
+            let refused = try await mine.request("PATCH", "/api/views/form", headers: ["If-Match": seen], body: #"{"phone": "1", "password": "x"}"#)
+            #expect(refused.status == 412)
+            #expect(refused.json["fields"] == ["password", "phone"], "both changed since, in name order")
+            #expect(try await mine.request("GET", "/api/views/form").input("password") == "passw0rd")
         }
     }
 

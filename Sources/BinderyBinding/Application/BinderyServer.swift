@@ -144,17 +144,17 @@ public final class BinderyServer: Sendable {
     }
 
     /// The services, in start order; a graceful shutdown ends them in reverse: the HTTP server
-    /// first, the store last. A loop that ends by itself (a feed that closed) ends only itself.
+    /// first, then the background loops together, the store last.
     private func services() -> [ServiceGroupConfiguration.ServiceConfiguration] {
-        var loops: [LoopService] = [
-            LoopService(name: "heartbeats") { [streams, clock] in await streams.runHeartbeats(clock: clock) },
-            LoopService(name: "session sweep") { [sessions, clock, configuration] in
+        var loops: [LoopService.Loop] = [
+            LoopService.Loop(name: "heartbeats") { [streams, clock] in await streams.runHeartbeats(clock: clock) },
+            LoopService.Loop(name: "session sweep") { [sessions, clock, configuration] in
                 while !Task.isCancelled {
                     do { try await clock.sleep(for: configuration.sweepInterval) } catch { return }
                     await sessions.sweep()
                 }
             },
-            LoopService(name: "store probe") { [store, clock, storeReachable, metrics] in
+            LoopService.Loop(name: "store probe") { [store, clock, storeReachable, metrics] in
                 let probe = StoreProbe(store: store, clock: clock, timeout: .seconds(2))
                 while !Task.isCancelled {
                     let reachable = await probe.isReachable()
@@ -169,14 +169,16 @@ public final class BinderyServer: Sendable {
             let models = SharedModelFollower(feed: feed, models: app.sharedModels)
             let keeper = CommandLeaseKeeper(feed: feed, sessions: sessions, lease: configuration.commandLease, clock: clock)
             loops += [
-                LoopService(name: "change follower") { await follower.run() },
-                LoopService(name: "shared model follower") { await models.run() },
-                LoopService(name: "command leases") { await keeper.run() },
+                LoopService.Loop(name: "change follower") { await follower.run() },
+                LoopService.Loop(name: "shared model follower") { await models.run() },
+                LoopService.Loop(name: "command leases") { await keeper.run() },
             ]
         }
-        return [.init(service: StoreService(store: store, logger: logger))]
-            + loops.map { .init(service: $0, successTerminationBehavior: .ignore, serviceName: $0.name) }
-            + [.init(service: HTTPService(server: self))]
+        return [
+            .init(service: StoreService(store: store, logger: logger)),
+            .init(service: LoopService(loops: loops), successTerminationBehavior: .ignore),
+            .init(service: HTTPService(server: self)),
+        ]
     }
 
     /// Steps 1 to 3 of ``shutdown()``: readiness down, the HTTP server stopped, the sessions ended

@@ -11,7 +11,8 @@ enum OpenAPIParameters {
         ),
         "IfMatch": header(
             "If-Match",
-            "Entity tags (`\"7\"`, `W/\"7\"`, `*`); when none names the current version the write is refused with 412."
+            "Entity tags (`\"7\"`, `W/\"7\"`, `*`). Naming an older version, the write is merged when none of the "
+                + "inputs it writes changed since; otherwise it is refused with 412 and `fields` names them."
         ),
         "After": [
             "name": "after", "in": "query", "required": false,

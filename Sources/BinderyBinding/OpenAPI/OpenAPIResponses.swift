@@ -11,7 +11,7 @@ enum OpenAPIResponses {
     private static let problems: [String: String] = [
         "BadRequest": "Malformed request: the body is not JSON, the path or query is not valid, or `after` is not an integer.",
         "NotFound": "No such view model, command, image or file.",
-        "PreconditionFailed": "`If-Match` names another version (412); nothing changed.",
+        "PreconditionFailed": "`If-Match` names an older version and the inputs written changed since (named in `fields`), or a version older than the history kept (412); nothing changed.",
         "ContentTooLarge": "The body is larger than the limit (1 MiB by default); the connection is closed.",
         "UnsupportedMediaType":
             "A POST/PUT/PATCH body that is not JSON (`application/json`, `application/merge-patch+json`, any `+json`).",

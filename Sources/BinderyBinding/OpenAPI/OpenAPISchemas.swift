@@ -32,6 +32,10 @@ enum OpenAPISchemas {
                             + "(`endpoints.travel.failureRate`; empty when the whole document is wrong)."
                     ),
                 ],
+                "fields": [
+                    "type": "array", "items": ["type": "string"],
+                    "description": "A refused conditional write (412): the inputs it writes that changed since the version `If-Match` names.",
+                ],
                 "command": ["type": "string", "description": "The command the problem is about."],
                 "code": [
                     "type": "string",

@@ -29,6 +29,12 @@ extension Problem {
                 status: .preconditionFailed, title: "Version mismatch",
                 detail: "If-Match does not name the current version \(current) (its ETag is \"\(current)\")."
             )
+        case .fieldsChanged(let current, let fields):
+            self.init(
+                status: .preconditionFailed, title: "Version mismatch",
+                detail: "Changed since the version If-Match names: \(fields.joined(separator: ", ")) (the current version is \(current))."
+            )
+            lists = ["fields": fields]
         case .unknownCommand(let name):
             self.init(status: .notFound, title: "No such command", detail: "This view model has no command '\(name)'.")
         case .invalidArgument(let command, let reason):

@@ -1,20 +1,26 @@
 import ServiceLifecycle
 
-/// Background work that loops until its task is cancelled (heartbeats, sweeps, followers) as a
-/// service: a graceful shutdown cancels it.
+/// The server's background loops (heartbeats, sweeps, probes, followers) as one service: they run
+/// side by side until a graceful shutdown cancels them all at once. One service rather than one
+/// each, so a shutdown waits for them once, not one after another.
 struct LoopService: Service, CustomStringConvertible {
-    /// What it does, for the service group's log.
-    let name: String
-    let work: @Sendable () async -> Void
-
-    init(name: String, work: @escaping @Sendable () async -> Void) {
-        self.name = name
-        self.work = work
+    /// One loop: what it does, for the log, and its work, which runs until cancelled (or returns
+    /// early, as a follower does when its feed ends: that ends only itself).
+    struct Loop: Sendable {
+        let name: String
+        let work: @Sendable () async -> Void
     }
+
+    let loops: [Loop]
 
     func run() async throws {
-        await cancelWhenGracefulShutdown { await work() }
+        let loops = loops
+        await cancelWhenGracefulShutdown {
+            await withDiscardingTaskGroup { group in
+                for loop in loops { group.addTask { await loop.work() } }
+            }
+        }
     }
 
-    var description: String { name }
+    var description: String { "background loops: " + loops.map(\.name).joined(separator: ", ") }
 }
