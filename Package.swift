@@ -144,7 +144,8 @@ let package = Package(
             name: "BinderyHTTPTests", dependencies: ["BinderyHTTP", "BinderyTestSupport"], swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "BinderyRuntimeTests", dependencies: ["BinderyRuntime", "BinderyTesting", "BinderyTestSupport"],
+            name: "BinderyRuntimeTests",
+            dependencies: ["BinderyRuntime", "BinderyTesting", "BinderyTestSupport", "BinderyUpstream"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "BinderyStoreTests", dependencies: ["BinderyStore"], swiftSettings: strictSettings),
