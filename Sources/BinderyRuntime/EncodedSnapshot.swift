@@ -13,6 +13,9 @@ package struct EncodedSnapshot: Sendable, Equatable {
     package let patch: [UInt8]?
     /// The version ``patch`` applies to.
     package let patchBase: Int?
+    /// The edits of collaborative texts between the previous pushed version and this one (an
+    /// `edits` event's data), on the copies pushed to watchers when a text changed.
+    package var textEdits: [UInt8]?
 
     /// Creates an encoded snapshot, with a patch from `patchBase` when one was computed.
     package init(path: String, version: Int, bytes: [UInt8], patch: [UInt8]? = nil, patchBase: Int? = nil) {

@@ -1,26 +1,51 @@
 /// What Bindery does with a view model, derived from its declaration: snapshots, writes,
 /// commands and children.
 extension ViewModel {
-    /// The members every snapshot of the view model has: `inputs`, `outputs`, `commands`.
+    /// The members every snapshot of the view model has: `inputs`, `outputs`, `commands`, and
+    /// `texts` (each collaborative input's revision) when it has collaborative inputs.
     public var snapshotMembers: [String: JSONValue] {
         let declaration = Self.declaration
         var inputs: [String: JSONValue] = [:]
-        for input in declaration.inputs { inputs[input.name] = input.read(self) }
+        var texts: [String: JSONValue] = [:]
+        for input in declaration.inputs {
+            guard let collaborative = input.collaborativeText else {
+                inputs[input.name] = input.read(self)
+                continue
+            }
+            // The text and its revision from one read, noted for the edits event.
+            let text = collaborative(self)
+            let current = text?.read()
+            inputs[input.name] = .string(current?.text ?? "")
+            texts[input.name] = .int(current?.revision ?? 0)
+            if let text, let current { ShownTexts.collecting?.add(input: input.name, text: text, revision: current.revision) }
+        }
         var outputs: [String: JSONValue] = [:]
         for output in declaration.outputs { outputs[output.name] = output.render(self) }
         var commands: [String: JSONValue] = [:]
         for command in declaration.commands {
             commands[command.name] = state(of: command).json(condition: command.enabled(self))
         }
-        return ["inputs": .object(inputs), "outputs": .object(outputs), "commands": .object(commands)]
+        var members: [String: JSONValue] = ["inputs": .object(inputs), "outputs": .object(outputs), "commands": .object(commands)]
+        if !texts.isEmpty { members["texts"] = .object(texts) }
+        return members
     }
 
     /// The view model's body as a child in a collection output: its id, path and snapshot members.
     package func childJSON(id: String, path: String) -> JSONValue {
-        var members = snapshotMembers
+        var members = ShownTexts.collecting?.within(path: path) { snapshotMembers } ?? snapshotMembers
         members["id"] = .string(id)
         members["path"] = .string(path)
         return .object(members)
+    }
+
+    /// Whether its snapshots show collaborative texts (its own or its children's).
+    var showsCollaborativeTexts: Bool { Self.declaration.showsCollaborativeTexts }
+
+    /// The collaborative input `name` of this view model and its text, if it has one.
+    package func collaborativeInput(_ name: String) -> (text: CollaborativeText, check: @Sendable (String) -> String?)? {
+        guard let input = Self.declaration.inputs.first(where: { $0.name == name }), let text = input.collaborativeText?(self)
+        else { return nil }
+        return (text, input.textCheck)
     }
 
     /// The value of the output `name` as the snapshot shows it.

@@ -14,6 +14,13 @@ public enum ViewModelError: Error, Sendable, Equatable {
     /// A conditional write named an older version, and the inputs it writes (`fields`, by name)
     /// changed since; a write of inputs that did not change is merged instead.
     case fieldsChanged(current: Int, fields: [String])
+    /// A text edit named an input that is not a collaborative text.
+    case notCollaborative(name: String)
+    /// A text edit was made on a revision older than the edits the server keeps (`oldest` is
+    /// the oldest base it transforms from); the client reloads the text.
+    case textRevisionTooOld(name: String, oldest: Int)
+    /// A text edit was malformed or does not apply to the revision it names.
+    case invalidTextEdit(name: String, reason: String)
     /// The view model has no command of this name.
     case unknownCommand(name: String)
     /// The command's body was not what the command takes.

@@ -31,6 +31,8 @@ extension ViewModelGraph {
         /// Whether it shows what the store already holds (a restored or reloaded view model):
         /// published without a commit.
         let isStored: Bool
+        /// The collaborative texts it shows.
+        let texts: [ShownTexts.Shown]
     }
 
     /// Flushes and waits for everything rendered so far to be committed.
@@ -182,7 +184,11 @@ extension ViewModelGraph {
         // A version is pushed once: never again, never after a newer one.
         guard host.markCommitted(version.snapshot) else { return }
         board.publish(version.snapshot)
-        let pushed = host.wantsPatches ? Self.withPatch(version, from: previous) : version.snapshot
+        var pushed = host.wantsPatches ? Self.withPatch(version, from: previous) : version.snapshot
+        if !host.watchers.isEmpty, let edits = ShownTexts.editsEvent(from: host.publishedTexts, to: version.texts) {
+            pushed.textEdits = JSONWriter.bytes(of: edits)
+        }
+        host.publishedTexts = version.texts
         host.watchers.values.forEach { $0.send(pushed) }
         host.waiters.values.forEach { $0.resume(returning: version.snapshot) }
         host.waiters.removeAll()

@@ -154,8 +154,8 @@ package actor ViewModelGraph {
         for _ in 0..<3 {
             var changed: [RenderedVersion] = []
             for host in hosts.values where !reloading.contains(ObjectIdentifier(host)) {
-                guard let (snapshot, body, isStored) = host.refresh() else { continue }
-                changed.append(RenderedVersion(host: host, snapshot: snapshot, body: body, isStored: isStored))
+                guard let (snapshot, body, isStored, texts) = host.refresh() else { continue }
+                changed.append(RenderedVersion(host: host, snapshot: snapshot, body: body, isStored: isStored, texts: texts))
             }
             guard !changed.isEmpty else { break }
             commit = self.commit(changed) ?? commit
@@ -188,7 +188,9 @@ package actor ViewModelGraph {
 
     private func host(at path: String) throws(ViewModelError) -> ViewModelHost {
         guard !isClosed else { throw .sessionClosed }
-        guard let model = resolve(path) else { throw .notFound(path: path) }
+        // A gone view model (its subject deleted) is not hosted again, even if its parent still
+        // resolves it (a deleted recipe's page keeps its timer, which needs the live recipe).
+        guard let model = resolve(path), !model.isGone else { throw .notFound(path: path) }
         if let host = hosts[path] {
             if host.viewModel !== model { host.replace(with: model) }
             return host

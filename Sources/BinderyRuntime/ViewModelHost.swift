@@ -52,6 +52,8 @@ final class ViewModelHost {
     /// The deferred command the newest version handed to the store records as running.
     var queuedCommand: String?
     var watchers: [Int: Watcher] = [:]
+    /// The collaborative texts the last published version showed, and their revisions.
+    var publishedTexts: [ShownTexts.Shown] = []
     /// Whether a watcher takes patches: new versions are then diffed against the previous one.
     var wantsPatches: Bool { watchers.values.contains { $0.patches } }
     var waiters: [Int: CheckedContinuation<EncodedSnapshot?, Never>] = [:]
@@ -139,9 +141,25 @@ final class ViewModelHost {
     ///
     /// Returns the new snapshot when the rendered state differs from the previous version's, and
     /// whether it is the version the store holds (``rendersStoredVersion``).
-    func refresh() -> (snapshot: EncodedSnapshot, body: JSONValue, isStored: Bool)? {
+    func refresh() -> (snapshot: EncodedSnapshot, body: JSONValue, isStored: Bool, texts: [ShownTexts.Shown])? {
         guard signal.takeDirty() else { return nil }
-        let rendered = CommandReaders.$rendering.withValue(signal) { () -> JSONValue in
+        let collector = viewModel.showsCollaborativeTexts ? ShownTexts(path: path) : nil
+        let rendered = ShownTexts.$collecting.withValue(collector) { renderTracked() }
+        let isStored = rendersStoredVersion
+        let next = isStored ? version + 1 : newestKnownVersion + 1
+        let bytes = Self.encode(rendered, version: next, capacity: encoded.bytes.count + 16)
+        guard rendersNewVersion || Self.members(of: bytes) != Self.members(of: encoded.bytes) else { return nil }
+        rendersNewVersion = false
+        rendersStoredVersion = false
+        version = next
+        // Other sessions may show the same version of the same view model: keep their bytes.
+        encoded = EncodedSnapshot(path: path, version: version, bytes: SharedBytes.pool.intern(bytes))
+        return (encoded, rendered, isStored, collector?.shown ?? [])
+    }
+
+    /// Renders the snapshot's members, tracking what the view model's code reads.
+    private func renderTracked() -> JSONValue {
+        CommandReaders.$rendering.withValue(signal) { () -> JSONValue in
             // Still tracked: only something outside the view model's own state changed (a
             // command's status, being watched, a new version), which cannot change what its
             // code reads; a second tracking would only pile up in its registrar.
@@ -153,16 +171,6 @@ final class ViewModelHost {
                 signal.trackedStateChanged()
             }
         }
-        let isStored = rendersStoredVersion
-        let next = isStored ? version + 1 : newestKnownVersion + 1
-        let bytes = Self.encode(rendered, version: next, capacity: encoded.bytes.count + 16)
-        guard rendersNewVersion || Self.members(of: bytes) != Self.members(of: encoded.bytes) else { return nil }
-        rendersNewVersion = false
-        rendersStoredVersion = false
-        version = next
-        // Other sessions may show the same version of the same view model: keep their bytes.
-        encoded = EncodedSnapshot(path: path, version: version, bytes: SharedBytes.pool.intern(bytes))
-        return (encoded, rendered, isStored)
     }
 
     /// The snapshot's JSON: the members sorted by name, then `"version"`, which sorts after every

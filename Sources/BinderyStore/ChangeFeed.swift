@@ -16,6 +16,11 @@ package protocol ChangeFeed: SessionStateStore {
     /// command's name) at `time`: a command still recorded as running under that name gets
     /// `time` as its ``DeferredCommand/renewedAt``; anything else is left alone.
     func renewCommandLeases(_ commands: [ViewModelKey: String], at time: Date) async throws
+
+    /// Tells every node (this one included) something ephemeral that is not stored, such as who
+    /// is on a screen: it arrives on their change streams as ``StoreChange/announcement(_:)``.
+    /// At most ``maxAnnouncementLength`` UTF-8 bytes.
+    func announce(_ message: String) async throws
 }
 
 extension ChangeFeed {
@@ -32,7 +37,12 @@ package enum StoreChange: Hashable, Sendable {
     case changed(ViewModelChange)
     /// Changes may have been missed: reload what you watch (from the version log or the record).
     case resynchronize
+    /// A message a node announced with ``ChangeFeed/announce(_:)``.
+    case announcement(String)
 }
+
+/// The longest announcement, in UTF-8 bytes (PostgreSQL's NOTIFY takes under 8,000).
+package let maxAnnouncementLength = 4000
 
 /// A committed view-model write, as announced: keys only, never the state.
 package struct ViewModelChange: Hashable, Sendable, CustomStringConvertible {

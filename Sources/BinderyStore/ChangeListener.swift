@@ -21,6 +21,9 @@ final class ChangeListener: Sendable {
         var listens = 0
     }
 
+    /// What starts the payload of an announcement (a change's payload starts with a hex hash).
+    static let announcementPrefix = "announce "
+
     private let configuration: PostgresConnection.Configuration
     private let options: PostgresStoreOptions
     private let state = Mutex(State())
@@ -112,7 +115,9 @@ final class ChangeListener: Sendable {
                     onListening()
                     broadcast(.resynchronize)
                     for try await notification in notifications {
-                        if let change = ViewModelChange(payload: notification.payload) {
+                        if notification.payload.hasPrefix(Self.announcementPrefix) {
+                            broadcast(.announcement(String(notification.payload.dropFirst(Self.announcementPrefix.count))))
+                        } else if let change = ViewModelChange(payload: notification.payload) {
                             broadcast(.changed(change))
                         } else {
                             options.logger.warning("Change notifications: malformed payload ignored")

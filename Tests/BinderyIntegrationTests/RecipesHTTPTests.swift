@@ -16,8 +16,8 @@ struct RecipesHTTPTests {
             let recipes = try #require(views.first { $0["name"] == "recipes" })
             #expect(recipes["url"] == "/recipes")
             let children = recipes["children"]?.arrayValue?.compactMap(\.objectValue) ?? []
-            #expect(children.map { $0["url"] } == ["/recipes/{id}", "/recipes/{id}/edit", "/recipes/{id}/timer"])
-            #expect(children.map { $0["viewModel"] } == ["RecipeDetail", "RecipeEdit", "RecipeTimer"])
+            #expect(children.map { $0["url"] } == ["/recipes/{id}", "/recipes/{id}/edit", "/recipes/{id}/edit/steps/{stepId}", "/recipes/{id}/timer"])
+            #expect(children.map { $0["viewModel"] } == ["RecipeDetail", "RecipeEdit", "StepEdit", "RecipeTimer"])
             #expect(children[1]["parameters"] == [:])
         }
     }
@@ -147,7 +147,7 @@ struct RecipesHTTPTests {
         }
     }
 
-    @Test func aDeletedRecipesPagesAnswer404AndTheirStreamsEnd() async throws {
+    @Test func aDeletedRecipeStaysOnItsPagesWithWhoDeletedItUntilRestored() async throws {
         try await TestServer.with { server in
             let deleter = try await server.newSession()
             let reader = try await server.newSession()
@@ -158,13 +158,27 @@ struct RecipesHTTPTests {
                 "POST", "/api/views/recipes/commands/delete", headers: ["Prefer": "wait=10"], body: #"{"id": "d76"}"#
             )
             #expect(deleted.status == 200)
-            while try await stream.next() != nil {}
-            for path in ["recipes/d76", "recipes/d76/edit", "recipes/d76/timer"] {
-                #expect(try await reader.request("GET", "/api/views/\(path)").status == 404, "\(path)")
-                #expect(try await deleter.request("GET", "/api/views/\(path)").status == 404, "\(path)")
-            }
+            let shown = try await stream.next(where: { $0.output("isDeleted") == true })
+            #expect(shown.output("deletedBy") != nil)
+            let edit = try await reader.request("GET", "/api/views/recipes/d76/edit")
+            #expect(edit.status == 200)
+            #expect(edit.json["inputs"]?.objectValue?["name"] == "D-76 Tri-X 400")
+            #expect((edit.output("deletedBy")?.stringValue ?? "").isEmpty == false)
+            #expect(try await reader.request("GET", "/api/views/recipes/d76/timer").status == 404)
+            let typed = try await reader.request(
+                "POST", "/api/views/recipes/d76/edit/inputs/name/ops", body: #"{"id": "a", "base": 1, "ops": [{"p": 0, "si": "x"}]}"#
+            )
+            #expect(typed.status == 404)
             let again = try await deleter.request("POST", "/api/views/recipes/commands/delete", body: #"{"id": "d76"}"#)
             #expect(again.status == 422)
+
+            let restored = try await reader.request(
+                "POST", "/api/views/recipes/d76/edit/commands/restore", headers: ["Prefer": "wait=10"]
+            )
+            #expect(restored.status == 200)
+            let list = try await deleter.request("GET", "/api/views/recipes")
+            #expect(list.output("recipes")?.arrayValue?.count == 2)
+            #expect(try await deleter.request("GET", "/api/views/recipes/d76").output("isDeleted") == false)
         }
     }
 

@@ -191,4 +191,8 @@ final class LateStorage: SharedRecordStorage {
     func write(_ record: StoredRecord, replacing expected: Int?) async throws(SharedStorageError) {
         try await inner.write(record, replacing: expected)
     }
+
+    func changes(of id: String, after version: Int) async throws(SharedStorageError) -> [LoggedChange]? {
+        try await inner.changes(of: id, after: version)
+    }
 }

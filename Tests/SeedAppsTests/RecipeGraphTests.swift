@@ -137,19 +137,23 @@ struct RecipeGraphTests {
         #expect(try edit.decoded().objectValue?["inputs"] == ["name": "C-41 colour negative", "blurb": .string(FirstStartRecipes.c41.blurb), "filmType": "colourNegative"])
     }
 
-    @Test func aDeletedRecipesPagesAnswer404AndTheirStreamsEnd() async throws {
+    @Test func aDeletedRecipesPagesShowWhatItWasUntilRestored() async throws {
         let (_, first, second) = twoSessions()
-        let ended = ListSnapshotRecorder()
         let edit = try await second.snapshot("recipes/d76/edit")
-        _ = try await second.watch("recipes/d76/edit", after: edit.version, send: { _ in }, end: { ended.send(edit) })
-        _ = try await second.snapshot("recipes/d76/timer")
+        let ended = ListSnapshotRecorder()
+        _ = try await second.watch("recipes/d76/timer", after: 0, send: { _ in }, end: { ended.send(edit) })
 
         _ = try await first.execute("recipes", command: "delete", argument: ["id": "d76"], wait: .seconds(5))
         #expect(await settle { !ended.received.isEmpty })
-        for path in ["recipes/d76", "recipes/d76/edit", "recipes/d76/timer"] {
-            await #expect(throws: ViewModelError.notFound(path: path)) { try await second.snapshot(path) }
-            await #expect(throws: ViewModelError.notFound(path: path)) { try await first.snapshot(path) }
-        }
+        await #expect(throws: ViewModelError.notFound(path: "recipes/d76/timer")) { try await second.snapshot("recipes/d76/timer") }
+        let deleted = try await second.snapshot("recipes/d76/edit")
+        #expect(deleted.version > edit.version)
+        #expect(try deleted.output("isDeleted") == true)
+        #expect(try deleted.decoded().objectValue?["inputs"]?.objectValue?["name"] == "D-76 Tri-X 400")
         #expect(try await second.snapshot("recipes").output("recipes")?.arrayValue?.count == 1)
+
+        _ = try await second.execute("recipes/d76/edit", command: "restore", argument: nil, wait: .seconds(5))
+        #expect(try await first.snapshot("recipes/d76").output("isDeleted") == false)
+        #expect(try await first.snapshot("recipes").output("recipes")?.arrayValue?.count == 2)
     }
 }

@@ -21,7 +21,7 @@ struct RecipeViewModelTests {
         let detail = ViewModelTester(RecipeDetailViewModel(book: book, id: "quick", clock: CountingTestClock())) { state in
             #expect(state.outputs["canStartTimer"] == true)
             #expect(state.outputs["recipeVersion"] == 1)
-            #expect(state.commands == ["startTimer": Self.idle(enabled: true)])
+            #expect(state.commands == ["startTimer": Self.idle(enabled: true), "restore": Self.idle(enabled: false)])
         }
         try await book.update(id: "quick") { $0.steps = [] }
         await detail.settle {
@@ -33,7 +33,7 @@ struct RecipeViewModelTests {
         detail.refuse("startTimer", with: .commandDisabled(name: "startTimer"))
         try await book.update(id: "quick") { $0.steps = [Step(name: "Rinse", durationSeconds: 30)] }
         await detail.settle {
-            $0.outputs["steps"] = [["index": 0, "name": "Rinse", "durationSeconds": 30, "temperatureCelsius": nil, "agitation": ""]]
+            $0.outputs["steps"] = [["id": "s1", "index": 0, "name": "Rinse", "durationSeconds": 30, "temperatureCelsius": nil, "agitation": ""]]
             $0.outputs["canStartTimer"] = true
             $0.outputs["recipeVersion"] = 3
             $0.commands["startTimer"] = Self.idle(enabled: true)

@@ -1,6 +1,7 @@
 import BinderyHTTP
 import BinderyRuntime
 import BinderyStore
+import Foundation
 import Logging
 import ServiceLifecycle
 import UnixSignals
@@ -24,6 +25,8 @@ public final class BinderyServer: Sendable {
     package let sessions: SessionRegistry
     /// The open event streams.
     package let streams: EventStreams
+    /// Who is on which screen, on every node.
+    let presence: PresenceRelay
     /// The Prometheus metrics served at `/metrics`.
     package let metrics: BinderyMetrics
     /// Where sessions last.
@@ -77,13 +80,17 @@ public final class BinderyServer: Sendable {
             metrics: metrics
         )
         let streams = EventStreams(limits: configuration.streams)
+        let presence = PresenceRelay(
+            board: PresenceBoard(), feed: store.capabilities.changeFeed, node: UUID().uuidString, logger: logger
+        )
         self.sessions = sessions
         self.streams = streams
+        self.presence = presence
         let readiness = readiness
         let storeReachable = storeReachable
         let (router, document) = BinderyRoutes(
-            configuration: configuration, app: app, sessions: sessions, streams: streams, metrics: metrics,
-            commits: store.capabilities.commitReporting, logger: logger,
+            configuration: configuration, app: app, sessions: sessions, streams: streams, presence: presence,
+            metrics: metrics, commits: store.capabilities.commitReporting, logger: logger,
             ready: { readiness.isReady && storeReachable.isReady }
         ).build()
         openAPIDocument = document
@@ -154,6 +161,12 @@ public final class BinderyServer: Sendable {
                     await sessions.sweep()
                 }
             },
+            LoopService.Loop(name: "presence sweep") { [presence, clock] in
+                while !Task.isCancelled {
+                    do { try await clock.sleep(for: .seconds(5)) } catch { return }
+                    presence.board.sweep(now: Date())
+                }
+            },
             LoopService.Loop(name: "store probe") { [store, clock, storeReachable, metrics] in
                 let probe = StoreProbe(store: store, clock: clock, timeout: .seconds(2))
                 while !Task.isCancelled {
@@ -165,7 +178,7 @@ public final class BinderyServer: Sendable {
             },
         ]
         if let feed = store.capabilities.changeFeed {
-            let follower = ChangeFollower(feed: feed, sessions: sessions, metrics: metrics)
+            let follower = ChangeFollower(feed: feed, sessions: sessions, metrics: metrics, presence: presence)
             let models = SharedModelFollower(feed: feed, models: app.sharedModels)
             let keeper = CommandLeaseKeeper(feed: feed, sessions: sessions, lease: configuration.commandLease, clock: clock)
             loops += [

@@ -31,6 +31,7 @@ struct OpenAPIDocument {
             "components": [
                 "schemas": .object(
                     OpenAPISchemas.all.merging(schemas.components) { first, _ in first }
+                        .merging(OpenAPICollaborationPaths.schemas) { first, _ in first }
                         .merging(additions.schemas) { first, _ in first }
                 ),
                 "responses": .object(OpenAPIResponses.all),

@@ -20,6 +20,11 @@ enum OpenAPIParameters {
                 + "(`Prefer: wait=S`, default 30 s, at most 60 s) answer 304 with the current ETag."),
             "schema": ["type": "integer"],
         ],
+        "TextAfter": [
+            "name": "after", "in": "query", "required": false,
+            "description": "A revision the client holds: the answer adds `from` and the `edits` since (null when no longer kept).",
+            "schema": ["type": "integer", "minimum": 0, "maximum": 9_007_199_254_740_991],
+        ],
         "PreferWait": [
             "name": "Prefer", "in": "header", "required": false,
             "description": .string("RFC 7240 `wait=S` (seconds, fractions allowed, capped at 60). Long-poll: how long to wait. "

@@ -28,6 +28,9 @@ enum OpenAPIResponses {
         "BadGateway":
             "The command's work failed upstream (`code` is the upstream's code, e.g. `\"500\"` for Bad Network).",
         "InternalError": "The command's work failed for another reason (no internals are shown).",
+        "RevisionTooOld":
+            "The edit's `base` is older than the edits kept (the store's version log): reload the text (GET) and "
+            + "send the edit again on its revision. Nothing changed.",
         "TooManyStreams": "This session already holds its maximum of open event streams (16 by default).",
     ]
 

@@ -1,7 +1,7 @@
 import BinderyRuntime
 
 /// The API paths of one view model: its snapshot (GET, and PATCH when it has inputs), its event
-/// stream, and its commands.
+/// stream, its commands, its collaborative texts and its presence.
 enum OpenAPIViewPaths {
     /// Every API path of `route`, keyed by its template.
     static func paths(of route: OpenAPIViewRoute, schemas: inout OpenAPISchemaRegistry) -> [String: JSONValue] {
@@ -14,6 +14,7 @@ enum OpenAPIViewPaths {
         }
         var paths: [String: JSONValue] = [base: .object(item), "\(base)/events": ["get": watch(route)]]
         paths.merge(OpenAPICommandPaths.paths(of: route, under: base, snapshot: snapshot, schemas: &schemas)) { $1 }
+        paths.merge(OpenAPICollaborationPaths.paths(of: route, under: base)) { $1 }
         return parameterized(paths, by: route)
     }
 
@@ -110,7 +111,11 @@ enum OpenAPIViewPaths {
                 + "one event per version (`id:` = version, `data:` = the snapshot JSON), the current one first unless "
                 + "`Last-Event-ID` already names it; `: heartbeat` comments every 15 s. With `patches=1`, a version "
                 + "that follows the one the stream sent last comes as `event: patch` whose `data:` is an RFC 6902 JSON "
-                + "Patch from that version (its first operation tests `/version`), when smaller than the snapshot.",
+                + "Patch from that version (its first operation tests `/version`), when smaller than the snapshot. "
+                + "Named events without `id:`: `edits` (`{\"texts\": [{path, input, from, revision, edits}]}`, the ops "
+                + "of collaborative texts, just before the version showing them; `edits: null`: reload the text) and "
+                + "`presence` (`{\"others\": [...]}`, whenever who else is on the screen changes, and first when "
+                + "someone is).",
             parameters: ["LastEventID", "LastEventIdQuery", "PatchesQuery"],
             responses: [
                 "200": [

@@ -3,11 +3,14 @@ import BinderyStore
 /// Follows the commits announced by a shared store (PostgreSQL's LISTEN/NOTIFY): when another
 /// node commits a version of a view model this node holds, the view model is reloaded and its
 /// watchers here get the new version pushed. After a dropped and re-established feed, every
-/// view model held here is caught up from the store, so no watcher misses a version.
+/// view model held here is caught up from the store, so no watcher misses a version. Presence
+/// announced by other nodes goes to the presence board.
 struct ChangeFollower: Sendable {
     let feed: any ChangeFeed
     let sessions: SessionRegistry
     let metrics: BinderyMetrics
+    /// Where presence announced by other nodes goes.
+    let presence: PresenceRelay
 
     /// Runs until the feed ends (the store closed) or the task is cancelled.
     func run() async {
@@ -20,6 +23,8 @@ struct ChangeFollower: Sendable {
                 await session.graph.refresh(change.key.path, toVersion: change.version)
             case .resynchronize:
                 for session in sessions.liveSessions { await session.graph.refreshAll() }
+            case .announcement(let message):
+                presence.receive(message)
             }
         }
     }

@@ -20,6 +20,8 @@ struct SharedModelFollower: Sendable {
                     guard let id = StoreRecordStorage.recordID(of: change.key, model: model.name) else { continue }
                     await model.connection.refresh(id, change.version)
                 }
+            case .announcement:
+                continue
             }
         }
     }

@@ -11,7 +11,8 @@ import Foundation
 /// record is one view-model record at `<model>/<id>` (the recipes: `recipes/<id>`) whose state is
 /// the record's JSON and whose version is the record's; a deleted record is a write of `null` (a
 /// tombstone). Every write names the version it replaces, so a second node writing the same record
-/// gets a conflict.
+/// gets a conflict. What a version changed (its text edits, a deletion's record) is the version
+/// log's entry of that write, so the log's bounds (the store's `VersionLogPolicy`) are its bounds.
 package struct StoreRecordStorage: SharedRecordStorage {
     /// The pseudo-session holding every shared model's records.
     package static let session = SessionTokenHash(bytes: Data(repeating: 0xff, count: SessionTokenHash.byteCount))!
@@ -56,21 +57,34 @@ package struct StoreRecordStorage: SharedRecordStorage {
         } catch {
             throw .unavailable(reason: "\(error)")
         }
-        return records.compactMap { record in
-            guard record.key.path.hasPrefix(prefix) else { return nil }
-            let isTombstone = record.state == Data("null".utf8)
-            return StoredRecord(
-                id: String(record.key.path.dropFirst(prefix.count)), version: record.version,
-                state: isTombstone ? nil : record.state
-            )
+        return records.compactMap(stored)
+    }
+
+    /// The record `id` alone, when the store reads one view model (a shared store); else found
+    /// among all of them.
+    package func load(id: String) async throws(SharedStorageError) -> StoredRecord? {
+        guard let feed = store.capabilities.changeFeed else { return try await loadAll().first { $0.id == id } }
+        do {
+            return try await feed.viewModel(key(id)).flatMap(stored)
+        } catch {
+            throw .unavailable(reason: "\(error)")
         }
     }
 
-    /// Writes the record's JSON (or a tombstone) at its version, replacing `expected`.
+    private func stored(_ record: ViewModelRecord) -> StoredRecord? {
+        guard record.key.path.hasPrefix(prefix) else { return nil }
+        let isTombstone = record.state == Data("null".utf8)
+        return StoredRecord(
+            id: String(record.key.path.dropFirst(prefix.count)), version: record.version, state: isTombstone ? nil : record.state
+        )
+    }
+
+    /// Writes the record's JSON (or a tombstone) at its version, replacing `expected`, and logs
+    /// its change.
     package func write(_ record: StoredRecord, replacing expected: Int?) async throws(SharedStorageError) {
         let write = ViewModelWrite(
-            key: ViewModelKey(session: Self.session, path: prefix + record.id), expected: expected,
-            version: record.version, state: record.state ?? Data("null".utf8), snapshot: nil, at: Date()
+            key: key(record.id), expected: expected, version: record.version, state: record.state ?? Data("null".utf8),
+            snapshot: record.change ?? Data("{}".utf8), at: Date()
         )
         do {
             try await store.commit([write])
@@ -79,5 +93,22 @@ package struct StoreRecordStorage: SharedRecordStorage {
         } catch {
             throw .unavailable(reason: "\(error)")
         }
+    }
+
+    /// The logged changes of the record `id` after `version`; nil once the log no longer reaches
+    /// back to it.
+    package func changes(of id: String, after version: Int) async throws(SharedStorageError) -> [LoggedChange]? {
+        let history: VersionHistory
+        do {
+            history = try await store.versions(of: key(id), after: version)
+        } catch {
+            throw .unavailable(reason: "\(error)")
+        }
+        guard case .versions(let entries) = history else { return nil }
+        return entries.map { LoggedChange(version: $0.version, data: $0.snapshot) }
+    }
+
+    private func key(_ id: String) -> ViewModelKey {
+        ViewModelKey(session: Self.session, path: prefix + id)
     }
 }

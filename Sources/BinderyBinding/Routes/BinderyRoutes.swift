@@ -12,6 +12,7 @@ struct BinderyRoutes {
     let app: BinderyApp
     let sessions: SessionRegistry
     let streams: EventStreams
+    let presence: PresenceRelay
     let metrics: BinderyMetrics
     /// The store's writer, for `/metrics` (nil for the memory store).
     let commits: (any GroupCommitReporting)?
@@ -26,7 +27,7 @@ struct BinderyRoutes {
             store: sessions, trustForwardedFor: configuration.trustForwardedFor, secureCookies: configuration.secureCookies
         )
         let views = ViewRoutes(
-            sessions: resolver, schemas: ViewSchemaIndex(screens: app.screens), streams: streams, metrics: metrics,
+            sessions: resolver, schemas: ViewSchemaIndex(screens: app.screens), streams: streams, presence: presence, metrics: metrics,
             defaultLongPollWait: configuration.longPollWait
         )
         let client = configuration.servesClient ? ClientFiles(configuration: configuration, logger: logger) : nil

@@ -35,6 +35,19 @@ extension Problem {
                 detail: "Changed since the version If-Match names: \(fields.joined(separator: ", ")) (the current version is \(current))."
             )
             lists = ["fields": fields]
+        case .notCollaborative(let name):
+            self.init(
+                status: .notFound, title: "No collaborative text",
+                detail: "'\(name)' is not a collaborative text input of this view model.", extensions: ["field": name]
+            )
+        case .textRevisionTooOld(let name, let oldest):
+            self.init(
+                status: .conflict, title: "Revision too old",
+                detail: "'\(name)': the edit's base is older than the edits kept (from revision \(oldest)); reload the text and edit again.",
+                extensions: ["field": name]
+            )
+        case .invalidTextEdit(let name, let reason):
+            self.init(status: .unprocessableContent, title: "Invalid edit", detail: "'\(name)': \(reason).", extensions: ["field": name])
         case .unknownCommand(let name):
             self.init(status: .notFound, title: "No such command", detail: "This view model has no command '\(name)'.")
         case .invalidArgument(let command, let reason):

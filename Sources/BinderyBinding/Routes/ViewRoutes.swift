@@ -2,12 +2,15 @@ import BinderyHTTP
 import BinderyRuntime
 import HTTPTypes
 
-/// Serves `/api/views/{path}`: snapshots, input writes, commands, event streams and long-polls.
+/// Serves `/api/views/{path}`: snapshots, input writes, commands, event streams, long-polls,
+/// collaborative texts and presence.
 struct ViewRoutes: HTTPResponder {
     let sessions: SessionResolver
     /// The declarations, which decide the methods each address allows.
     let schemas: ViewSchemaIndex
     let streams: EventStreams
+    /// Who is on which screen.
+    let presence: PresenceRelay
     let metrics: BinderyMetrics
     /// The longest a long-poll waits when the client does not say (`Prefer: wait=N` overrides).
     let defaultLongPollWait: Duration
@@ -40,7 +43,9 @@ struct ViewRoutes: HTTPResponder {
         let (session, setCookie) = try await sessions.session(for: request)
         var response: Response
         do {
-            response = try await respond(to: request, at: address, in: session)
+            response = try await Collaborator.$current.withValue(session.collaborator) {
+                try await respond(to: request, at: address, in: session)
+            }
         } catch let error as ViewModelError {
             response = Problem(error).response
         } catch {
@@ -96,7 +101,41 @@ struct ViewRoutes: HTTPResponder {
             return SnapshotResponse.make(try await graph.cancel(path, command: name), for: request)
         case .events(let path):
             return try await openStream(path, for: request, in: session)
+        case .text(let path, let name):
+            var after: Int?
+            if let value = request.query["after"] {
+                guard let revision = Int(value), revision >= 0 else {
+                    throw Problem(status: .badRequest, title: "Invalid revision", detail: "'after' must be a revision, 0 or more.")
+                }
+                after = revision
+            }
+            let (text, revision, edits) = try await graph.text(path, input: name, after: after)
+            return Response.json(JSONWriter.bytes(of: TextEditBody.text(text, revision: revision, after: after, edits: edits ?? nil)), headers: [.cacheControl: "no-store"])
+        case .presence(let path):
+            return try await presence(at: path, for: request, in: session)
+        case .textOps(let path, let name):
+            let edit = try TextEditBody.request(from: try JSONBody.decode(request), input: name)
+            let applied = try await graph.edit(path, input: name, edit)
+            return Response.json(JSONWriter.bytes(of: TextEditBody.applied(applied, id: edit.id)))
         }
+    }
+
+    /// GET: who else is here; PUT `{"field": name|null}`: I am here (again: a heartbeat);
+    /// DELETE: I left. The screen must exist in the session; the answer is always who is here.
+    private func presence(at path: String, for request: Request, in session: Session) async throws -> Response {
+        _ = try await session.graph.snapshot(path)
+        let you = session.collaborator
+        switch request.method {
+        case .put:
+            let field = try PresenceBody.field(from: try JSONBody.decode(request))
+            await presence.arrive(you, at: path, field: field)
+        case .delete:
+            await presence.leave(you, from: path)
+        default:
+            break
+        }
+        let others = presence.board.others(at: path, besides: you.id)
+        return Response.json(JSONWriter.bytes(of: PresenceBody.answer(you: you, others: others)), headers: [.cacheControl: "no-store"])
     }
 
     private func openStream(_ path: String, for request: Request, in session: Session) async throws -> Response {
@@ -108,6 +147,7 @@ struct ViewRoutes: HTTPResponder {
         // `?patches=1`: a version that follows the one this stream sent last goes out as a JSON
         // Patch when that is smaller; the first, a resumed gap and anything else as a snapshot.
         let sender = EventSender(stream: stream, patches: request.query["patches"] == "1", lastSent: resume)
+        let stopPresence = presence.board.watch(path, viewer: session.collaborator.id) { stream.write($0) }
         do {
             let id = try await graph.watch(
                 path, after: resume, patches: sender.patches, send: sender.send, end: { stream.finish() }
@@ -115,10 +155,12 @@ struct ViewRoutes: HTTPResponder {
             let sessions = sessions.store
             sessions.streamChanged(session, opened: true)
             stream.onTermination {
+                stopPresence()
                 sessions.streamChanged(session, opened: false)
                 Task { await graph.unwatch(path, id: id) }
             }
         } catch {
+            stopPresence()
             streams.withdraw(stream, session: session.logID)
             throw error
         }

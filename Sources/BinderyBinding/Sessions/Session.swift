@@ -14,6 +14,8 @@ package final class Session: Sendable {
     package let graph: ViewModelGraph
     /// The client address that created or restored it (its quota key), if known.
     let address: String?
+    /// Who the session is to other users (presence, who deleted what).
+    package let collaborator: Collaborator
     private let use: Mutex<(lastUsed: ContinuousClock.Instant, openStreams: Int)>
 
     /// Creates a session around a new graph.
@@ -26,6 +28,7 @@ package final class Session: Sendable {
         self.logID = logID
         self.graph = graph
         self.address = address
+        self.collaborator = Collaborator(session: tokenHash)
         self.use = Mutex((now, 0))
     }
 

@@ -6,7 +6,9 @@ import Synchronization
 /// Patch events for a stream that asked for them (`?patches=1`).
 ///
 /// A patch goes out only when it applies to the version this stream sent last (the client holds
-/// exactly that one) and is smaller than the snapshot; otherwise the snapshot does.
+/// exactly that one) and is smaller than the snapshot; otherwise the snapshot does. A version that
+/// changed collaborative texts is preceded by an `edits` event with the text operations, so a
+/// client applies them to what its user is typing instead of replacing the text.
 final class EventSender: Sendable {
     private let stream: ResponseStream
     /// Whether the stream takes patches.
@@ -22,14 +24,16 @@ final class EventSender: Sendable {
 
     /// Writes one version.
     @Sendable func send(_ snapshot: EncodedSnapshot) {
-        let frame = lastSent.withLock { last in
+        var frame = snapshot.textEdits.map(EventStreams.editsFrame) ?? []
+        lastSent.withLock { last in
             defer { last = snapshot.version }
             if patches, let patch = snapshot.patch, let base = snapshot.patchBase, base == last,
                 patch.count < snapshot.bytes.count
             {
-                return EventStreams.patchFrame(version: snapshot.version, patch: patch)
+                frame += EventStreams.patchFrame(version: snapshot.version, patch: patch)
+            } else {
+                frame += EventStreams.frame(snapshot)
             }
-            return EventStreams.frame(snapshot)
         }
         stream.write(frame)
     }

@@ -86,6 +86,15 @@ package final class EventStreams: Sendable {
         return bytes
     }
 
+    /// The edits of collaborative texts that the next version shows: `event: edits` with no id
+    /// (a resumed stream does not replay it; the client reloads the texts it edits).
+    static func editsFrame(_ edits: [UInt8]) -> [UInt8] {
+        var bytes = Array("event: edits\ndata: ".utf8)
+        bytes.append(contentsOf: edits)
+        bytes.append(contentsOf: [10, 10])
+        return bytes
+    }
+
     /// The first bytes of every stream: the client's reconnection delay.
     static let preamble = Array("retry: 2000\n\n".utf8)
 

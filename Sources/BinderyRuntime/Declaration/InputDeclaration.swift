@@ -10,6 +10,12 @@ public struct InputDeclaration<Model: AnyObject>: Sendable {
     /// Whether a write goes to a shared model (the declaration's ``WriteThrough``) instead of
     /// the view model: see ``writtenThrough(_:schema:nullDefault:read:rule:)``.
     public let isWrittenThrough: Bool
+    /// Whether several users edit it at once by text operations: see
+    /// ``collaborative(_:maxLength:text:rule:)``.
+    public var isCollaborative: Bool { collaborativeText != nil }
+    let collaborativeText: (@Sendable (Model) -> CollaborativeText?)?
+    /// A collaborative input's rule, which judges the text alone.
+    let textRule: (@Sendable (String) -> String?)?
     let read: @Sendable (Model) -> JSONValue
     let assign: @Sendable (Model, JSONValue) -> Void
     let rule: (@Sendable (Model, JSONValue) -> String?)?
@@ -33,11 +39,14 @@ public struct InputDeclaration<Model: AnyObject>: Sendable {
         self.assign = assign
         self.rule = rule
         self.isWrittenThrough = false
+        self.collaborativeText = nil
+        self.textRule = nil
     }
 
     private init(
         writtenThrough name: String, schema: Schema, nullDefault: JSONValue?, read: @escaping @Sendable (Model) -> JSONValue,
-        rule: (@Sendable (Model, JSONValue) -> String?)?
+        rule: (@Sendable (Model, JSONValue) -> String?)?, collaborativeText: (@Sendable (Model) -> CollaborativeText?)? = nil,
+        textRule: (@Sendable (String) -> String?)? = nil
     ) {
         self.name = name
         self.schema = nullDefault == nil ? schema : .nullable(schema)
@@ -46,6 +55,8 @@ public struct InputDeclaration<Model: AnyObject>: Sendable {
         self.assign = { _, _ in }
         self.rule = rule
         self.isWrittenThrough = true
+        self.collaborativeText = collaborativeText
+        self.textRule = textRule
     }
 
     /// An input two-way bound to a shared model (seed 003's `RACChannelTo(self, name) =
@@ -60,6 +71,32 @@ public struct InputDeclaration<Model: AnyObject>: Sendable {
         Self(writtenThrough: name, schema: schema, nullDefault: nullDefault, read: read, rule: rule)
     }
 
+    /// A string input several users edit at once: the collaborative text `text` gives (one of a
+    /// shared record's, ``SharedCollection/collaborativeText(id:key:)``; nil once it is gone).
+    ///
+    /// The snapshot shows the text. Clients edit it with text operations
+    /// (`POST /api/views/{path}/inputs/{name}/ops`) that the server merges with concurrent ones,
+    /// and watchers receive the edits on the event stream, so a client applies them without
+    /// resetting what its user is typing. A PATCH of the input still works: a whole value,
+    /// written through (the declaration's ``WriteThrough``) and ordered like an edit. Every text
+    /// it makes, by either way, is checked against `maxLength` and `rule`, which judges the text
+    /// alone (it runs where the edits are ordered, away from the view model).
+    ///
+    /// ```swift
+    /// .collaborative("text", maxLength: 2000, text: { $0.notes.collaborativeText(id: $0.id, key: "text") })
+    /// ```
+    public static func collaborative(
+        _ name: String, maxLength: Int, text: @escaping @Sendable (Model) -> CollaborativeText?,
+        rule: (@Sendable (String) -> String?)? = nil
+    ) -> Self {
+        var modelRule: (@Sendable (Model, JSONValue) -> String?)?
+        if let rule { modelRule = { _, value in rule(value.stringValue ?? "") } }
+        return Self(
+            writtenThrough: name, schema: .string(maxLength: maxLength), nullDefault: nil,
+            read: { .string(text($0)?.value ?? "") }, rule: modelRule, collaborativeText: text, textRule: rule
+        )
+    }
+
     /// Checks `value` and returns its effective value (`null` replaced by ``nullDefault``) and
     /// the assignment; throws without changing anything.
     package func prepare(_ value: JSONValue, on model: Model) throws(ViewModelError) -> (value: JSONValue, assign: () -> Void) {
@@ -68,6 +105,14 @@ public struct InputDeclaration<Model: AnyObject>: Sendable {
         if let rule, let reason = rule(model, effective) { throw .invalidInput(name: name, reason: reason) }
         let assign = assign
         return (effective, { assign(model, effective) })
+    }
+
+    /// The check of a collaborative input's texts: the reason its schema or rule refuses one.
+    /// Its rule ignores the view model (see ``collaborative(_:maxLength:text:rule:)``).
+    var textCheck: @Sendable (String) -> String? {
+        let schema = schema
+        let textRule = textRule
+        return { text in schema.violation(by: .string(text)) ?? textRule?(text) }
     }
 }
 

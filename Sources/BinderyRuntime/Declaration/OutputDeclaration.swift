@@ -6,13 +6,20 @@ public struct OutputDeclaration<Model: AnyObject>: Sendable {
     /// The values it shows.
     public let schema: Schema
     let render: @Sendable (Model) -> JSONValue
+    /// Whether it shows children with collaborative inputs.
+    let showsCollaborativeTexts: Bool
 
     /// Declares an output rendered as JSON; `render`'s values must have the shape `schema` says
     /// (the view-model tester checks every snapshot against it).
     public init(_ name: String, schema: Schema, render: @escaping @Sendable (Model) -> JSONValue) {
+        self.init(name, schema: schema, showsCollaborativeTexts: false, render: render)
+    }
+
+    private init(_ name: String, schema: Schema, showsCollaborativeTexts: Bool, render: @escaping @Sendable (Model) -> JSONValue) {
         self.name = name
         self.schema = schema
         self.render = render
+        self.showsCollaborativeTexts = showsCollaborativeTexts
     }
 }
 
@@ -58,7 +65,7 @@ extension OutputDeclaration {
         route: String,
         _ value: @escaping @Sendable (Model) -> [(id: String, viewModel: any ViewModel)]
     ) -> Self where Model: ViewModel {
-        Self(name, schema: .array(child.childShape)) { model in
+        Self(name, schema: .array(child.childShape), showsCollaborativeTexts: child.inputs.contains(where: \.isCollaborative)) { model in
             .array(value(model).map { $0.viewModel.childJSON(id: $0.id, path: model.path(to: route, $0.id)) })
         }
     }

@@ -42,12 +42,20 @@ public struct ViewModelDeclaration<Model: AnyObject>: Sendable {
         self.writeThrough = writeThrough
     }
 
+    /// Whether its snapshots show collaborative texts: its own inputs' or its children's in a
+    /// collection output.
+    var showsCollaborativeTexts: Bool {
+        inputs.contains(where: \.isCollaborative) || outputs.contains(where: \.showsCollaborativeTexts)
+    }
+
     /// The type-erased description, for documents and catalogues.
     public var schema: ViewModelSchema {
         ViewModelSchema(
             name: name,
             summary: summary,
-            inputs: inputs.map { .init(name: $0.name, schema: $0.schema, nullDefault: $0.nullDefault) },
+            inputs: inputs.map {
+                .init(name: $0.name, schema: $0.schema, nullDefault: $0.nullDefault, isCollaborative: $0.isCollaborative)
+            },
             outputs: outputs.map { .init(name: $0.name, schema: $0.schema) },
             commands: commands.map {
                 .init(

@@ -35,19 +35,30 @@ extension ViewModelSchema {
         .named("\(name)Patch", .object(Dictionary(uniqueKeysWithValues: inputs.map { ($0.name, $0.schema) }), required: []))
     }
 
-    /// The whole snapshot: `path`, `version`, `active`, `inputs`, `outputs`, `commands`.
+    /// `{"<collaborative input>": <revision>, ...}`; nil when it has no collaborative input.
+    package var textsShape: Schema? {
+        let texts = inputs.filter(\.isCollaborative)
+        guard !texts.isEmpty else { return nil }
+        return .named("\(name)Texts", .object(Dictionary(uniqueKeysWithValues: texts.map { ($0.name, Schema.integer(minimum: 0)) })))
+    }
+
+    /// The whole snapshot: `path`, `version`, `active`, `inputs`, `outputs`, `commands`, and
+    /// `texts` with collaborative inputs.
     package var snapshotShape: Schema {
-        .named(
-            "\(name)Snapshot",
-            .object([
-                "path": .text,
-                "version": .integer(minimum: 1),
-                "active": .boolean,
-                "inputs": inputsShape,
-                "outputs": outputsShape,
-                "commands": commandsShape,
-            ])
-        )
+        .named("\(name)Snapshot", Self.withTexts(textsShape, [
+            "path": .text,
+            "version": .integer(minimum: 1),
+            "active": .boolean,
+            "inputs": inputsShape,
+            "outputs": outputsShape,
+            "commands": commandsShape,
+        ]))
+    }
+
+    /// An object of `members`, all required, and `texts` when there is one.
+    private static func withTexts(_ texts: Schema?, _ members: [String: Schema]) -> Schema {
+        guard let texts else { return .object(members) }
+        return .object(members.merging(["texts": texts]) { $1 }, required: members.keys.sorted())
     }
 
     /// A command's answer: the snapshot, and `navigate` when the command navigates.
@@ -57,17 +68,15 @@ extension ViewModelSchema {
         return .named("\(name)Navigation", .object(members, required: required))
     }
 
-    /// One element of a parent's collection output: `id`, `path`, `inputs`, `outputs`, `commands`.
+    /// One element of a parent's collection output: `id`, `path`, `inputs`, `outputs`,
+    /// `commands`, and `texts` with collaborative inputs.
     package var childShape: Schema {
-        .named(
-            "\(name)Child",
-            .object([
-                "id": .text,
-                "path": .text,
-                "inputs": inputsShape,
-                "outputs": outputsShape,
-                "commands": commandsShape,
-            ])
-        )
+        .named("\(name)Child", Self.withTexts(textsShape, [
+            "id": .text,
+            "path": .text,
+            "inputs": inputsShape,
+            "outputs": outputsShape,
+            "commands": commandsShape,
+        ]))
     }
 }

@@ -11,6 +11,8 @@ public struct ViewModelSchema: Sendable {
         public let schema: Schema
         /// The value a `null` write stands for, when the input is nullable with a default.
         public let nullDefault: JSONValue?
+        /// Whether it is a collaborative text (edited by text operations, merged).
+        public let isCollaborative: Bool
     }
 
     /// One output: a member derived by the view model.

@@ -4,7 +4,7 @@ import Synchronization
 
 /// Records every session shares — a shared model (seed 003's Core Data layer under the C-41
 /// recipes): kept in the server's store, versioned, followed across nodes, bound two-way to view
-/// models, deletable while viewed.
+/// models, deletable while viewed (and restorable for a while after).
 ///
 /// Declare it once, list it in `BinderyApp.sharedModels` and hand it to the view models that
 /// show or change it; the server opens it over its store before it serves:
@@ -19,13 +19,19 @@ import Synchronization
 /// whose snapshot read a record is rendered again when the record changes. Changes are durable
 /// before they are visible: each is committed to the store first, then applied (which notifies
 /// every session). Changes run one at a time, and each raises the record's version by 1; a failed
-/// commit changes nothing.
+/// commit changes nothing. A record's collaborative texts (``SharedRecord/collaborativeTexts``)
+/// can also be edited by text operations that merge with concurrent ones
+/// (``collaborativeText(id:key:)``).
 public final class SharedCollection<Record: SharedRecord>: SharedModel, Observable {
-    private struct Contents {
+    struct Contents {
         /// The live records by id.
         var records: [String: Record] = [:]
         /// The stored version of every id, deleted ones (tombstones) included.
         var versions: [String: Int] = [:]
+        /// The recent text edits of every record this node has seen change.
+        var logs: [String: RecordEditLog] = [:]
+        /// The last deletion of every tombstone this node knows of.
+        var deletions: [String: SharedDeletion<Record>] = [:]
         /// Where changes are committed; nil until the server opened the collection.
         var storage: (any SharedRecordStorage)?
     }
@@ -33,9 +39,9 @@ public final class SharedCollection<Record: SharedRecord>: SharedModel, Observab
     /// The collection's name: its records are stored as `<name>/<id>`.
     public let name: String
     private let firstStart: [Record]
-    private let contents = Mutex(Contents())
-    private let registrar = ObservationRegistrar()
-    private let queue = CommitQueue()
+    let contents = Mutex(Contents())
+    let registrar = ObservationRegistrar()
+    let queue = CommitQueue()
     private let makeID: @Sendable () -> String
 
     /// Declares a collection named `name`; when its store holds no record of it at all (first
@@ -54,7 +60,7 @@ public final class SharedCollection<Record: SharedRecord>: SharedModel, Observab
         let stored = records.map { StoredRecord(id: $0.id, version: $0.version, state: try? Self.encode($0)) }
         collection.contents.withLock { contents in
             contents.storage = MemoryRecordStorage(preloaded: stored)
-            for record in stored { Self.install(record, into: &contents) }
+            for record in stored { Self.install(record, change: nil, into: &contents) }
         }
         return collection
     }
@@ -84,6 +90,12 @@ public final class SharedCollection<Record: SharedRecord>: SharedModel, Observab
         contents.withLock { $0.records[id] != nil }
     }
 
+    /// How the record `id` was last deleted, while it stays deleted and this node knows.
+    public func deletion(of id: String) -> SharedDeletion<Record>? {
+        registrar.access(self, keyPath: \.records)
+        return contents.withLock { $0.records[id] == nil ? $0.deletions[id] : nil }
+    }
+
     // MARK: Changing
 
     /// Adds the record `make` builds for a new id; answers it once it is durable.
@@ -91,12 +103,10 @@ public final class SharedCollection<Record: SharedRecord>: SharedModel, Observab
         var record = make(makeID())
         record.version = 1
         let id = record.id
-        let result = await commit(id) { [record] current throws(SharedRecordError) in
+        return try await change(id) { [record] current throws(SharedRecordError) in
             guard current == nil else { throw .conflict(id: id) }
             return record
         }
-        guard let added = try result.get() else { throw .notFound(id: id) }
-        return added
     }
 
     /// Changes the record `id` with `change` (applied to its current value, so changes to other
@@ -107,23 +117,45 @@ public final class SharedCollection<Record: SharedRecord>: SharedModel, Observab
         id: String, expectedVersion: Int? = nil,
         _ change: @escaping @Sendable (inout Record) throws(SharedRecordError) -> Void
     ) async throws(SharedRecordError) -> Record {
-        let result = await commit(id) { current throws(SharedRecordError) in
+        try await self.change(id) { current throws(SharedRecordError) in
             guard var record = current else { throw .notFound(id: id) }
             if let expectedVersion, expectedVersion != record.version { throw .stale(id: id, current: record.version) }
             try change(&record)
             return record
         }
-        guard let updated = try result.get() else { throw .notFound(id: id) }
-        return updated
     }
 
     /// Deletes the record `id` (a tombstone in the store); view models showing it are gone.
-    public func delete(id: String) async throws(SharedRecordError) {
-        let result = await commit(id) { current throws(SharedRecordError) in
+    /// `by` names who deleted it (a presence name), for those who were looking at it.
+    public func delete(id: String, by: String? = nil) async throws(SharedRecordError) {
+        let result = await commit(id) { current, _ throws(SharedRecordError) -> CommitStep<Void, Record> in
             guard current != nil else { throw .notFound(id: id) }
-            return nil
+            return .write(nil, RecordChange(by: by)) { _, _ in }
         }
-        _ = try result.get()
+        try result.get()
+    }
+
+    /// Brings back the record `id` as it was when it was deleted, at a new version; answers it.
+    /// Fails with ``SharedRecordError/notFound(id:)`` when it is not deleted or its deletion is
+    /// no longer in the store's log.
+    @discardableResult
+    public func restore(id: String) async throws(SharedRecordError) -> Record {
+        let result = await commit(id) { [self] current, _ throws(SharedRecordError) -> CommitStep<Record, Record> in
+            guard current == nil, let deleted = await deletedRecord(id) else { throw .notFound(id: id) }
+            return .write(deleted, RecordChange()) { record, _ in record ?? deleted }
+        }
+        return try result.get()
+    }
+
+    /// Commits the record `plan` makes of the current one; answers the committed record.
+    private func change(
+        _ id: String, _ plan: @escaping @Sendable (Record?) throws(SharedRecordError) -> Record
+    ) async throws(SharedRecordError) -> Record {
+        let result = await commit(id) { current, _ throws(SharedRecordError) -> CommitStep<Record, Record> in
+            let planned = try plan(current)
+            return .write(planned, RecordChange()) { record, _ in record ?? planned }
+        }
+        return try result.get()
     }
 
     // MARK: The server's side
@@ -144,7 +176,7 @@ public final class SharedCollection<Record: SharedRecord>: SharedModel, Observab
         if stored.isEmpty {
             for var record in firstStart {
                 record.version = 1
-                let first = StoredRecord(id: record.id, version: 1, state: try Self.encode(record))
+                let first = StoredRecord(id: record.id, version: 1, state: try Self.encode(record), change: RecordChange().data)
                 do throws(SharedStorageError) {
                     try await storage.write(first, replacing: nil)
                 } catch {
@@ -155,14 +187,14 @@ public final class SharedCollection<Record: SharedRecord>: SharedModel, Observab
             stored = try await Self.load(storage)
         }
         contents.withLock { $0.storage = storage }
-        apply(stored)
+        await apply(stored, from: storage)
     }
 
     /// Reloads every record from the storage and shows what changed (another node wrote it).
     package func refresh() async {
         await queue.run { [self] in
             guard let storage = contents.withLock({ $0.storage }), let stored = try? await storage.loadAll() else { return }
-            apply(stored)
+            await apply(stored, from: storage)
         }
     }
 
@@ -170,103 +202,22 @@ public final class SharedCollection<Record: SharedRecord>: SharedModel, Observab
     /// node committed `version`); view models bound to it follow.
     package func refresh(id: String, toVersion version: Int) async {
         guard contents.withLock({ $0.versions[id] ?? 0 }) < version else { return }
-        await queue.run { [self] in
-            guard let storage = contents.withLock({ $0.storage }), let stored = try? await storage.loadAll() else { return }
-            apply(stored.filter { $0.id == id })
-        }
+        await queue.run { [self] in await reload(id) }
     }
 
-    // MARK: Internals
-
-    /// In the commit queue: plans the new value from the current one (nil deletes), commits it
-    /// to the storage, then shows it.
-    private func commit(
-        _ id: String, plan: @escaping @Sendable (Record?) throws(SharedRecordError) -> Record?
-    ) async -> Result<Record?, SharedRecordError> {
-        await queue.run { [self] () async -> Result<Record?, SharedRecordError> in
-            let (current, stored, storage) = contents.withLock { ($0.records[id], $0.versions[id], $0.storage) }
-            guard let storage else { return .failure(.unavailable(reason: "the collection \(name) is not open")) }
-            let planned: Record?
-            do throws(SharedRecordError) { planned = try plan(current) } catch { return .failure(error) }
-            if let planned, let current, planned == current { return .success(current) }
-            let version = (stored ?? 0) + 1
-            let next = planned.map { record -> Record in
-                var record = record
-                record.version = version
-                return record
-            }
-            guard next != nil || stored != nil else { return .success(nil) }
-            let state: Data?
-            do throws(SharedRecordError) {
-                state = try next.map { record throws(SharedRecordError) in try Self.encode(record) }
-            } catch {
-                return .failure(error)
-            }
-            do throws(SharedStorageError) {
-                try await storage.write(StoredRecord(id: id, version: version, state: state), replacing: stored)
-            } catch {
-                switch error {
-                case .conflict:
-                    if let records = try? await storage.loadAll() { apply(records.filter { $0.id == id }) }
-                    return .failure(.conflict(id: id))
-                case .unavailable(let reason):
-                    return .failure(.unavailable(reason: reason))
-                }
-            }
-            apply([StoredRecord(id: id, version: version, state: nil)], values: [id: next])
-            return .success(next)
-        }
+    /// In the commit queue: reloads the record `id` and its logged changes from the storage.
+    func reload(_ id: String) async {
+        guard let storage = contents.withLock({ $0.storage }), let stored = try? await storage.load(id: id) else { return }
+        await apply([stored], from: storage)
     }
+}
 
-    /// Shows stored records newer than what the collection holds, then notifies observers (after
-    /// the change, so a session that renders at once already reads the new value). `values` are
-    /// records already decoded (a local commit).
-    private func apply(_ stored: [StoredRecord], values: [String: Record?] = [:]) {
-        let changed = contents.withLock { contents in
-            var changed = false
-            for record in stored where record.version > (contents.versions[record.id] ?? 0) {
-                if let value = values[record.id] {
-                    Self.install(id: record.id, version: record.version, value: value, into: &contents)
-                } else {
-                    Self.install(record, into: &contents)
-                }
-                changed = true
-            }
-            return changed
-        }
-        if changed { registrar.withMutation(of: self, keyPath: \.records) {} }
-    }
-
-    private static func install(_ record: StoredRecord, into contents: inout Contents) {
-        let value = record.state.flatMap { try? JSONDecoder().decode(Record.self, from: $0) }
-        install(id: record.id, version: record.version, value: value, into: &contents)
-    }
-
-    private static func install(id: String, version: Int, value: Record?, into contents: inout Contents) {
-        contents.versions[id] = version
-        if var record = value {
-            record.id = id
-            record.version = version
-            contents.records[id] = record
-        } else {
-            contents.records[id] = nil
-        }
-    }
-
-    private static func load(_ storage: any SharedRecordStorage) async throws(SharedRecordError) -> [StoredRecord] {
-        do throws(SharedStorageError) {
-            return try await storage.loadAll()
-        } catch {
-            switch error {
-            case .conflict(let id): throw .conflict(id: id)
-            case .unavailable(let reason): throw .unavailable(reason: reason)
-            }
-        }
-    }
-
-    private static func encode(_ record: Record) throws(SharedRecordError) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        do { return try encoder.encode(record) } catch { throw .unavailable(reason: "cannot encode \(record.id)") }
-    }
+/// How a shared record was deleted: what it was and who deleted it.
+public struct SharedDeletion<Record: SharedRecord>: Sendable, Hashable {
+    /// The record as it was just before.
+    public var record: Record
+    /// Who deleted it (a presence name), when known.
+    public var by: String?
+    /// The version its deletion made.
+    public var version: Int
 }

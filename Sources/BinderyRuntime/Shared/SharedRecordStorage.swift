@@ -1,7 +1,8 @@
 import Foundation
 
 /// Where a ``SharedCollection`` keeps its records durably: each record's JSON at its version, a
-/// deleted one as a tombstone. The server gives every collection one over its store; tests use
+/// deleted one as a tombstone, and what each of the last versions changed (a bounded log, as the
+/// store keeps for view models). The server gives every collection one over its store; tests use
 /// ``MemoryRecordStorage``.
 ///
 /// Every write names the version it replaces and is refused with
@@ -9,8 +10,34 @@ import Foundation
 package protocol SharedRecordStorage: Sendable {
     /// Every stored record, tombstones included.
     func loadAll() async throws(SharedStorageError) -> [StoredRecord]
-    /// Stores `record`, replacing `expected` (nil for a new id).
+    /// The stored record `id` (a tombstone too), or nil: what a commit that lost a race reloads.
+    func load(id: String) async throws(SharedStorageError) -> StoredRecord?
+    /// Stores `record`, replacing `expected` (nil for a new id), and logs its change.
     func write(_ record: StoredRecord, replacing expected: Int?) async throws(SharedStorageError)
+    /// The logged changes of the record `id` after `version`, oldest first; nil when the log no
+    /// longer reaches back to `version + 1`.
+    func changes(of id: String, after version: Int) async throws(SharedStorageError) -> [LoggedChange]?
+}
+
+extension SharedRecordStorage {
+    /// The stored record `id`, found among all of them.
+    package func load(id: String) async throws(SharedStorageError) -> StoredRecord? {
+        try await loadAll().first { $0.id == id }
+    }
+}
+
+/// One logged change of a record: its version and its ``RecordChange`` as stored.
+package struct LoggedChange: Sendable, Hashable {
+    /// The version it made.
+    package var version: Int
+    /// The stored ``RecordChange``.
+    package var data: Data
+
+    /// A logged change.
+    package init(version: Int, data: Data) {
+        self.version = version
+        self.data = data
+    }
 }
 
 /// One stored record: its id, its version and its JSON, or nil once deleted (a tombstone).
@@ -21,12 +48,16 @@ package struct StoredRecord: Sendable, Hashable {
     package var version: Int
     /// The record's JSON; nil when deleted.
     package var state: Data?
+    /// What this version changed (a ``RecordChange``), for the log; written, never loaded back
+    /// with the record.
+    package var change: Data?
 
     /// A stored record or tombstone.
-    package init(id: String, version: Int, state: Data?) {
+    package init(id: String, version: Int, state: Data?, change: Data? = nil) {
         self.id = id
         self.version = version
         self.state = state
+        self.change = change
     }
 }
 

@@ -23,6 +23,13 @@ extension SharedCollection where Record == Recipe {
     /// The recipe `id`, or nil when there is none (never was, or deleted).
     public func recipe(id: String) -> Recipe? { record(id: id) }
 
+    /// What a page of the recipe `id` shows: the recipe, or once deleted (while the deletion can
+    /// be undone) the recipe as it was; nil when there is neither.
+    public func shownRecipe(id: String) -> Recipe? { record(id: id) ?? deletion(of: id)?.record }
+
+    /// Whether the pages of the recipe `id` are gone: it does not exist and cannot be restored.
+    public func isGone(id: String) -> Bool { !contains(id: id) && deletion(of: id) == nil }
+
     /// Adds a recipe named `name` with no steps; answers it once it is durable.
     public func add(name: String) async throws(SharedRecordError) -> Recipe {
         try await add { id in Recipe(id: id, name: name) }

@@ -2,7 +2,8 @@ import Bindery
 import Observation
 
 /// A recipe's page (`recipes/<id>`, seed 003's `ASHDetailViewModel`): the recipe as it is now, in
-/// every session, and `startTimer` while it has steps.
+/// every session, and `startTimer` while it has steps. Once someone deletes the recipe the page
+/// stays, showing it as it was, who deleted it, and `restore`.
 ///
 /// It makes the recipe's editor (`edit`) and timer (`timer`) view models and keeps them.
 @Observable
@@ -24,14 +25,14 @@ public final class RecipeDetailViewModel: ViewModel {
         self.clock = clock
     }
 
-    /// The recipe as it is now; nil once deleted.
-    public var recipe: Recipe? { book.recipe(id: id) }
+    /// The recipe as it is now; once deleted, as it was (while it can be restored).
+    public var recipe: Recipe? { book.shownRecipe(id: id) }
     /// The recipe's steps (empty once deleted).
     public var steps: [Step] { recipe?.steps ?? [] }
-    /// Whether the timer can start: the recipe has steps.
-    public var canStartTimer: Bool { RecipeRules.canStartTimer(steps) }
-    /// The page is gone once its recipe is deleted.
-    public var isGone: Bool { !book.contains(id: id) }
+    /// Whether the timer can start: the recipe exists and has steps.
+    public var canStartTimer: Bool { book.contains(id: id) && RecipeRules.canStartTimer(steps) }
+    /// The page is gone once its recipe is deleted and can no longer be restored.
+    public var isGone: Bool { book.isGone(id: id) }
 
     /// The recipe's editor, made on first use.
     public var editViewModel: RecipeEditViewModel {
@@ -49,15 +50,16 @@ public final class RecipeDetailViewModel: ViewModel {
         return made
     }
 
-    /// Outputs `name`, `blurb`, `filmType`, `steps`, `canStartTimer`, `recipeVersion`; command
-    /// `startTimer`; child pages `edit` and `timer`.
+    /// Outputs `name`, `blurb`, `filmType`, `steps`, `recipeVersion`, `isDeleted`, `deletedBy`,
+    /// `canStartTimer`; commands `restore`, `startTimer`; child pages `edit` and `timer`.
     public static let declaration = ViewModelDeclaration<RecipeDetailViewModel>(
         "RecipeDetail",
         summary: "One recipe (seed 003's ASHDetailViewModel): its steps, live in every session, and its timer.",
-        outputs: RecipeOutputs.all(\.recipe) + [
+        outputs: RecipeOutputs.all(\.recipe) + RecipeDeletion.outputs(\.book, \.id) + [
             .boolean("canStartTimer") { $0.canStartTimer },
         ],
         commands: [
+            RecipeDeletion.restoreCommand(\.book, \.id),
             .immediate(
                 "startTimer", summary: "Opens the recipe's timer; enabled while the recipe has steps.",
                 navigates: true, enabled: { $0.canStartTimer },

@@ -5,9 +5,13 @@ import Observation
 ///
 /// Its inputs are two-way bound to the shared recipe (the seed's `RACChannelTo(self, name) =
 /// RACChannelTo(self.model, name)`): a write is committed to the book before it is answered and
-/// shows in every session; a change made elsewhere shows here. A `null` film type falls back to
-/// colour negative. Plain writes change only the fields they name (last write wins per field);
-/// `If-Match` with this page's version refuses a write when the recipe changed since (412).
+/// shows in every session; a change made elsewhere shows here. The name and the blurb are
+/// collaborative texts: users typing into them at once each keep every keystroke. A `null` film
+/// type falls back to colour negative. Plain writes change only the fields they name;
+/// `If-Match` with an older version of this page is merged when the fields it writes did not
+/// change since, else refused (412). Each step has its own editor (`steps/<stepId>`), listed in
+/// `steps`. Once someone deletes the recipe, the editor shows it as it was, who deleted it,
+/// and `restore`.
 @Observable
 public final class RecipeEditViewModel: ViewModel {
     /// The recipe's id.
@@ -18,6 +22,8 @@ public final class RecipeEditViewModel: ViewModel {
     @ObservationIgnored let book: RecipeBook
     /// The recipe version the last render showed: what a conditional write replaces.
     @ObservationIgnored private var shownVersion: Int?
+    /// The editors of the steps, by step id, made on first use.
+    @ObservationIgnored private var stepEditors: [String: StepEditViewModel] = [:]
 
     /// Creates the editor of the recipe `id` of `book`.
     public init(book: RecipeBook, id: String) {
@@ -25,15 +31,32 @@ public final class RecipeEditViewModel: ViewModel {
         self.id = id
     }
 
-    /// The recipe as it is now (nil once deleted); remembers the version it read.
+    /// The recipe as it is now (as it was once deleted); remembers the version it read.
     public var recipe: Recipe? {
-        let recipe = book.recipe(id: id)
+        let recipe = book.shownRecipe(id: id)
         shownVersion = recipe?.version
         return recipe
     }
 
-    /// The editor is gone once its recipe is deleted.
-    public var isGone: Bool { !book.contains(id: id) }
+    /// The editor is gone once its recipe is deleted and can no longer be restored.
+    public var isGone: Bool { book.isGone(id: id) }
+
+    /// The editors of the recipe's steps, in order; each is made once and kept while its step is.
+    var steps: [(id: String, viewModel: any ViewModel)] {
+        let steps = recipe?.steps ?? []
+        let current = Set(steps.map(\.id))
+        stepEditors = stepEditors.filter { current.contains($0.key) }
+        return steps.map { step in (step.id, stepEditor(step.id) ?? StepEditViewModel(book: book, recipeID: id, stepID: step.id)) }
+    }
+
+    /// The editor of the step `stepID`, while the recipe has it.
+    public func stepEditor(_ stepID: String) -> StepEditViewModel? {
+        if let editor = stepEditors[stepID] { return editor }
+        guard book.shownRecipe(id: id)?.stepIndex(id: stepID) != nil else { return nil }
+        let editor = StepEditViewModel(book: book, recipeID: id, stepID: stepID)
+        stepEditors[stepID] = editor
+        return editor
+    }
 
     /// Commits a checked write of `name`, `blurb` and `filmType` to the recipe before the graph
     /// shows it; a conditional write (`If-Match`) only while the recipe is at the version shown.
@@ -71,19 +94,19 @@ public final class RecipeEditViewModel: ViewModel {
         return index
     }
 
-    /// Inputs `name`, `blurb`, `filmType` (bound to the recipe); outputs `steps`, `recipeVersion`;
-    /// commands `addStep`, `removeStep`, `moveStep`.
+    /// Inputs `name`, `blurb` (collaborative), `filmType` (bound to the recipe); outputs `steps`
+    /// (the step editors), `recipeVersion`, `isDeleted`, `deletedBy`; commands `addStep`,
+    /// `removeStep`, `moveStep`, `restore`; child route `steps/{stepId}`.
     public static let declaration = ViewModelDeclaration<RecipeEditViewModel>(
         "RecipeEdit",
         summary: "A recipe's editor (seed 003's ASHEditRecipeViewModel): fields bound two-way to the shared recipe.",
         inputs: [
-            .writtenThrough(
-                "name", schema: .string(maxLength: RecipeRules.maxNameLength),
-                read: { .string($0.recipe?.name ?? "") },
-                rule: { _, value in RecipeRules.nameProblem(value.stringValue ?? "") }
+            .collaborative(
+                "name", maxLength: RecipeRules.maxNameLength, text: { $0.book.collaborativeText(id: $0.id, key: "name") },
+                rule: RecipeRules.nameProblem
             ),
-            .writtenThrough(
-                "blurb", schema: .string(maxLength: RecipeRules.maxBlurbLength), read: { .string($0.recipe?.blurb ?? "") }
+            .collaborative(
+                "blurb", maxLength: RecipeRules.maxBlurbLength, text: { $0.book.collaborativeText(id: $0.id, key: "blurb") }
             ),
             .writtenThrough(
                 "filmType", schema: .enumeration(FilmType.allCases.map(\.rawValue)),
@@ -91,8 +114,12 @@ public final class RecipeEditViewModel: ViewModel {
                 read: { .string(($0.recipe?.filmType ?? .fallback).rawValue) }
             ),
         ],
-        outputs: RecipeOutputs.all(\.recipe, inputs: true),
+        outputs: [
+            .children("steps", of: StepEditViewModel.declaration.schema, route: "step") { $0.steps },
+            .integer("recipeVersion") { $0.recipe?.version ?? 0 },
+        ] + RecipeDeletion.outputs(\.book, \.id),
         commands: [
+            RecipeDeletion.restoreCommand(\.book, \.id),
             .deferred(
                 "addStep", summary: "Appends a step (`name`, `durationSeconds`, optional `temperatureCelsius`, `agitation`).",
                 argument: Step.Argument.self, policy: .queue(limit: 8),
@@ -125,6 +152,12 @@ public final class RecipeEditViewModel: ViewModel {
                         steps.insert(steps.remove(at: from), at: to)
                     }
                 }
+            ),
+        ],
+        children: [
+            ChildRoute(
+                "step", title: "Step", titleMember: "name", segment: "steps", parameter: "stepId", parameterSchema: .text,
+                child: StepEditViewModel.declaration.schema, resolve: { model, stepID in model.stepEditor(stepID) }
             ),
         ],
         persists: PersistedState(save: { _ in .null }, restore: { _, _ in }),

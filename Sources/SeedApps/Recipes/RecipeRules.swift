@@ -31,10 +31,11 @@ public enum RecipeRules {
 }
 
 extension Step {
-    /// The step as outputs show it, with its position (`index`, what the step commands take).
+    /// The step as outputs show it, with its id and its position (`index`, what the step
+    /// commands take).
     func json(index: Int) -> JSONValue {
         [
-            "index": .int(index), "name": .string(name), "durationSeconds": .int(durationSeconds),
+            "id": .string(id), "index": .int(index), "name": .string(name), "durationSeconds": .int(durationSeconds),
             "temperatureCelsius": temperatureCelsius.map(JSONValue.double) ?? .null, "agitation": .string(agitation),
         ]
     }
@@ -43,7 +44,7 @@ extension Step {
     static let schema = Schema.named(
         "RecipeStep",
         .object([
-            "index": .int, "name": .text, "durationSeconds": .int, "temperatureCelsius": .nullable(.number),
+            "id": .text, "index": .int, "name": .text, "durationSeconds": .int, "temperatureCelsius": .nullable(.number),
             "agitation": .text,
         ])
     )
@@ -77,7 +78,7 @@ extension Step {
                 throw .invalidArgument(command: command, reason: "temperatureCelsius must be between 0 and 100 °C")
             }
             return Step(
-                name: name, durationSeconds: durationSeconds, temperatureCelsius: temperatureCelsius, agitation: agitation ?? ""
+                id: Step.randomID(), name: name, durationSeconds: durationSeconds, temperatureCelsius: temperatureCelsius, agitation: agitation ?? ""
             )
         }
     }

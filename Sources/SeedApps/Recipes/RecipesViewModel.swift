@@ -8,7 +8,7 @@ import Observation
 /// model comes from this one) and keeps it while the recipe exists.
 @Observable
 public final class RecipesViewModel: ViewModel {
-    /// The live state of `add`, `delete` and `select`.
+    /// The live state of `add`, `delete`, `restore` and `select`.
     public let commandStates = CommandStates()
 
     @ObservationIgnored let book: RecipeBook
@@ -24,9 +24,10 @@ public final class RecipesViewModel: ViewModel {
     /// One row per recipe, by name.
     public var cells: [RecipeCellViewModel] { book.recipes.map(RecipeCellViewModel.init(recipe:)) }
 
-    /// The detail view model of the recipe `id`, made on first use; nil once the recipe is gone.
+    /// The detail view model of the recipe `id`, made on first use; nil once the recipe is gone
+    /// (deleted and no longer restorable).
     public func detail(id: String) -> RecipeDetailViewModel? {
-        guard book.contains(id: id) else {
+        guard !book.isGone(id: id) else {
             details[id] = nil
             return nil
         }
@@ -36,7 +37,7 @@ public final class RecipesViewModel: ViewModel {
         return detail
     }
 
-    /// Output `recipes`; commands `add`, `delete`, `select`; child route `{id}` (the detail page,
+    /// Output `recipes`; commands `add`, `delete`, `restore`, `select`; child route `{id}` (the detail page,
     /// with its own `edit` and `timer` below).
     public static let declaration = ViewModelDeclaration<RecipesViewModel>(
         "Recipes",
@@ -63,13 +64,28 @@ public final class RecipesViewModel: ViewModel {
                 }
             ),
             .deferred(
-                "delete", summary: "Deletes a recipe for everyone; its pages answer 404 from then on.",
+                "delete", summary: "Deletes a recipe for everyone; its pages say who deleted it and can restore it.",
                 argument: RecipeID.self, policy: .concurrent,
                 prepare: { model, argument throws(ViewModelError) in
                     let id = try model.existingID(argument, command: "delete")
                     let book = model.book
+                    let by = Collaborator.current?.name
                     return {
-                        try await book.delete(id: id)
+                        try await book.delete(id: id, by: by)
+                        return .none
+                    }
+                }
+            ),
+            .deferred(
+                "restore", summary: "Brings back a deleted recipe as it was (an undo of `delete`).",
+                argument: RecipeID.self, policy: .concurrent,
+                prepare: { model, argument throws(ViewModelError) in
+                    let book = model.book
+                    guard !book.contains(id: argument.id), book.deletion(of: argument.id) != nil else {
+                        throw .invalidArgument(command: "restore", reason: "no deleted recipe has id \"\(argument.id)\"")
+                    }
+                    return {
+                        try await book.restore(id: argument.id)
                         return .none
                     }
                 }
@@ -106,7 +122,7 @@ public final class RecipesViewModel: ViewModel {
         static let schema = Schema.named("AddRecipeArgument", .object(["name": .string(maxLength: RecipeRules.maxNameLength)]))
     }
 
-    /// `delete`'s and `select`'s argument: a recipe's id.
+    /// `delete`'s, `restore`'s and `select`'s argument: a recipe's id.
     struct RecipeID: CommandArgument {
         let id: String
         static let schema = Schema.named("RecipeIDArgument", .object(["id": .text]))

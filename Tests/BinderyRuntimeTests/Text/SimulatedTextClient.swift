@@ -58,10 +58,12 @@ struct SimulatedTextClient {
     /// gap: the client must catch up first).
     mutating func receive(_ edits: TextEdits) throws -> Bool {
         guard edits.from <= revision else { return false }
-        for edit in edits.edits where edit.revision > revision {
+        for edit in edits.edits {
             if edit.id != nil, edit.id == inflight?.id {
+                // Its own edit, acknowledged (an edit that became empty shares its revision
+                // with the edit before it: it is recognised by its id).
                 inflight = nil
-            } else {
+            } else if edit.revision > revision {
                 var remote = edit.operation
                 if let current = inflight {
                     let mine = try current.operation.transformed(against: remote, side: .left)
@@ -75,7 +77,7 @@ struct SimulatedTextClient {
                 }
                 text = try remote.apply(to: text)
             }
-            revision = edit.revision
+            revision = max(revision, edit.revision)
         }
         revision = max(revision, edits.revision)
         return true
