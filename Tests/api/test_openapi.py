@@ -236,7 +236,7 @@ def refused_values(doc: dict, schema: dict) -> list:
 def concrete(template: str, crawl: "Crawl") -> str:
     """A documented template with real values from the crawl for its parameters."""
     item = crawl.course_id if "/courses/" in template else crawl.recipe_id if "/recipes/" in template else crawl.item_id
-    values = {"id": item, "index": "1", "file": "index.html", "name": crawl.image_name}
+    values = {"id": item, "index": "1", "file": "index.html", "name": crawl.image_name, "stepId": "s1"}
     return re.sub(r"\{([^}]+)\}", lambda m: values[m.group(1)], template)
 
 
@@ -309,7 +309,7 @@ def test_every_catalogue_route_has_its_paths(server, openapi_document):
             if "get" not in doc["paths"].get(path, {}):
                 missing.append(f"GET {path}")
     assert not missing, "catalogue routes without documented paths:\n  " + "\n  ".join(missing)
-    suffix = re.compile(r"^(|/events|/commands/[^/{}]+|/commands/[^/{}]+/cancel)$")
+    suffix = re.compile(r"^(|/events|/presence|/commands/[^/{}]+|/commands/[^/{}]+/cancel|/inputs/[^/{}]+|/inputs/[^/{}]+/ops)$")
     apis = {api for api, _ in routes}
     stray = [t for t in doc["paths"] if t.startswith("/api/views/")
              and not any(t.startswith(api) and suffix.match(t[len(api):]) for api in apis)]
@@ -333,6 +333,11 @@ def test_every_view_model_and_command_is_documented(openapi_document, crawl):
         api = f"/api/views/{view}"
         need(api, "get")
         need(api + "/events", "get")
+        for method in ("get", "put", "delete"):
+            need(api + "/presence", method)
+        for name in snapshot.get("texts", {}):  # collaborative inputs
+            need(f"{api}/inputs/{name}", "get")
+            need(f"{api}/inputs/{name}/ops", "post")
         template = resolve(doc, api, "get")
         if snapshot["inputs"]:
             need(api, "patch")

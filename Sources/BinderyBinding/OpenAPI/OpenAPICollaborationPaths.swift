@@ -26,6 +26,7 @@ enum OpenAPICollaborationPaths {
                     + "the first answer again and applies nothing. Watchers get the ops as `event: edits`.",
                 responses: [
                     "200": ["description": "Applied.", "content": OpenAPI.content(OpenAPI.schema("TextEditApplied"))],
+                    "400": OpenAPI.response("BadRequest"),
                     "409": OpenAPI.response("RevisionTooOld"),
                     "413": OpenAPI.response("ContentTooLarge"),
                     "415": OpenAPI.response("UnsupportedMediaType"),
@@ -48,7 +49,10 @@ enum OpenAPICollaborationPaths {
             description: "Says this session is on the screen, in `field` (an input name, or a child's path and input). "
                 + "Repeat every 10 s; 30 s after the last, the session is taken as gone. Not stored. Everyone else on the "
                 + "screen gets `event: presence` on its stream when someone arrives, moves to another field or leaves.",
-            responses: answer.merging(["422": OpenAPI.response("UnprocessableContent"), "415": OpenAPI.response("UnsupportedMediaType")]) { $1 }
+            responses: answer.merging([
+                "400": OpenAPI.response("BadRequest"), "413": OpenAPI.response("ContentTooLarge"),
+                "415": OpenAPI.response("UnsupportedMediaType"), "422": OpenAPI.response("UnprocessableContent"),
+            ]) { $1 }
         )
         put["requestBody"] = ["required": false, "content": OpenAPI.content(OpenAPI.schema("PresenceField"))]
         return [
@@ -69,8 +73,8 @@ enum OpenAPICollaborationPaths {
         let ops: JSONValue = [
             "type": "array", "maxItems": 1000,
             "items": ["oneOf": [
-                OpenAPI.object(["p": ["type": "integer", "minimum": 0], "si": ["type": "string", "minLength": 1]]),
-                OpenAPI.object(["p": ["type": "integer", "minimum": 0], "sd": ["type": "string", "minLength": 1]]),
+                OpenAPI.object(["p": ["type": "integer", "minimum": 0], "si": OpenAPI.string]),
+                OpenAPI.object(["p": ["type": "integer", "minimum": 0], "sd": OpenAPI.string]),
             ]],
         ]
         let edit = OpenAPI.object(["id": ["type": ["string", "null"]], "revision": ["type": "integer"], "ops": ops])

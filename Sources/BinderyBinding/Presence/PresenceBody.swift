@@ -3,10 +3,10 @@ import BinderyRuntime
 
 /// The JSON of `/api/views/{path}/presence`.
 enum PresenceBody {
-    /// The field of `PUT` `{"field": "<name>"}`: nil for an empty body, `{}` or `"field": null`
-    /// (on the screen, in no field). Throws a 422 problem for anything else.
+    /// The field of `PUT` `{"field": "<name>"}`: nil for no body, `{}` or `"field": null` (on
+    /// the screen, in no field). Throws a 422 problem for anything else.
     static func field(from body: JSONValue?) throws(Problem) -> String? {
-        guard let body, body != .null else { return nil }
+        guard let body else { return nil }
         guard let members = body.objectValue else {
             throw Problem(status: .unprocessableContent, title: "Invalid presence", detail: "The body must be an object {\"field\": name or null}.")
         }

@@ -1,5 +1,5 @@
 /// Operational transformation of text operations: a port of ShareDB's text0 type (ottypes/json0,
-/// `lib/text0.js`), so Bindery's server and the browser client (`binder/text-ops.js`, the same
+/// `lib/text0.js`), so Bindery's server and the browser client (`binder/textop.js`, the same
 /// algorithm) agree on every result. Offsets are Unicode scalars, where text0 counts UTF-16 code
 /// units: the client converts at its edge.
 extension TextOperation {

@@ -1,6 +1,6 @@
 @testable import BinderyRuntime
 
-/// One client of a collaborative text, as the browser client (`binder/text-ops.js`) runs it: at
+/// One client of a collaborative text, as the browser client (`binder/textop.js`) runs it: at
 /// most one edit in flight, later local edits gathered in a buffer, and every edit the server
 /// reports (on the event stream or in an answer) applied in revision order after transforming
 /// what is still unconfirmed against it.
