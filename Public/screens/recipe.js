@@ -1,5 +1,8 @@
 // C-41 recipes (seed 003): the detail page's behaviour beyond the bindings (js/seed/recipes.js).
 
-import { detail } from '/js/seed/recipes.js';
+import { deleted, detail } from '/js/seed/recipes.js';
 
-export const { mount } = detail;
+export function mount(root, ctx, binder) {
+  detail.mount(root, ctx, binder);
+  deleted.mount(root, ctx, binder);
+}

@@ -33,6 +33,12 @@ extension ViewModelGraph {
         }
     }
 
+    /// Whether the view model at `path` shows collaborative texts (its own or its children's):
+    /// a screen people share, where presence means something.
+    package func showsCollaborativeTexts(at path: String) async throws(ViewModelError) -> Bool {
+        try await preparedHost(at: path).viewModel.showsCollaborativeTexts
+    }
+
     private func collaborativeInput(
         _ path: String, _ name: String
     ) async throws(ViewModelError) -> (text: CollaborativeText, check: @Sendable (String) -> String?) {

@@ -56,6 +56,18 @@ struct PresenceHTTPTests {
         }
     }
 
+    @Test func aSessionsOwnScreenHasNobodyElse() async throws {
+        try await TestServer.with { server in
+            let first = try await server.newSession()
+            let second = try await server.newSession()
+            _ = try await first.request("PUT", "/api/views/form/presence", body: #"{"field": "phone"}"#)
+            let answer = try await second.request("PUT", "/api/views/form/presence", body: #"{"field": "password"}"#)
+            #expect(answer.status == 200)
+            #expect(answer.json["others"] == [], "each session has a form of its own")
+            #expect(answer.json["you"]?.objectValue?["field"] == "password")
+        }
+    }
+
     @Test func badPresenceIsRefused() async throws {
         try await TestServer.with { server in
             let client = try await server.newSession()

@@ -163,6 +163,9 @@ struct RecipesHTTPTests {
             let edit = try await reader.request("GET", "/api/views/recipes/d76/edit")
             #expect(edit.status == 200)
             #expect(edit.json["inputs"]?.objectValue?["name"] == "D-76 Tri-X 400")
+            let firstStep = edit.output("steps")?.arrayValue?.first?.objectValue?["inputs"]?.objectValue
+            #expect(firstStep?["durationSeconds"] == 405, "the steps as they were")
+            #expect(edit.json["commands"]?.objectValue?["addStep"]?.objectValue?["enabled"] == false)
             #expect((edit.output("deletedBy")?.stringValue ?? "").isEmpty == false)
             #expect(try await reader.request("GET", "/api/views/recipes/d76/timer").status == 404)
             let typed = try await reader.request(

@@ -181,6 +181,10 @@ def driver():
     try:
         yield drv
     finally:
+        try:
+            drv.get("about:blank")  # the page goes as a user's would (pagehide: presence says goodbye)
+        except Exception:
+            pass
         drv.quit()
 
 

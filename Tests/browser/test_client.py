@@ -812,7 +812,7 @@ def test_recipes_list_add_edit_and_detail(driver, base_url, screenshot):
     css(driver, "#step-seconds").send_keys("390")
     css(driver, "#step-temp").send_keys("38")
     css(driver, "#add-step-button").click()
-    wait(driver, lambda: [e.text for e in all_css(driver, "#edit-steps .step-name")] == ["First developer"])
+    wait(driver, lambda: [e.get_attribute("value") for e in all_css(driver, "#edit-steps .step-name")] == ["First developer"])
     screenshot("recipe-edit")
     recipe_id = path_of(driver).split("/")[2]
     css(driver, "#edit-back").click()
@@ -866,14 +866,22 @@ def test_the_timer_counts_down_live(driver, base_url, screenshot):
     wait(driver, lambda: usable(css(driver, "#timer-reset")) and not usable(css(driver, "#timer-start")))
 
 
-def test_a_deleted_recipes_open_page_shows_not_found(driver, base_url):
+def test_a_deleted_recipes_open_page_says_so_and_can_restore_it(driver, base_url):
+    """The page keeps showing the recipe as it was, says it was deleted (by an API session: no
+    presence name, so "Someone") and offers Restore (test_recipe_sharing.py: by whom, the editor)."""
     call = api_session(base_url)
     recipe_id = new_recipe(call, "Doomed", [])
     open_screen(driver, base_url, f"/recipes/{recipe_id}")
     wait(driver, lambda: css(driver, "#recipe-name").text == "Doomed")
     assert not usable(css(driver, "#start-timer"))
     call("POST", "/api/views/recipes/commands/delete", {"id": recipe_id}, wait_seconds=10)
-    wait(driver, lambda: css(driver, "main h1").text == "Not found", message="the deleted recipe's page stayed")
+    banner = css(driver, ".deleted-banner")
+    wait(driver, lambda: banner.is_displayed(), message="the deleted recipe's page did not say so")
+    assert "deleted this recipe." in banner.text
+    assert css(driver, "#recipe-name").text == "Doomed"
+    css(driver, ".deleted-restore").click()
+    wait(driver, lambda: not banner.is_displayed())
+    assert recipe_id in [r["id"] for r in call("GET", "/api/views/recipes")["outputs"]["recipes"]]
 
 
 # ---------------------------------------------------------------------------------- offline navigation

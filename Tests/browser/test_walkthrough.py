@@ -104,7 +104,7 @@ def test_a_step_without_a_name_or_duration_is_said_at_its_fields(driver, base_ur
     css(driver, "#step-name").send_keys("Stop bath")
     css(driver, "#step-seconds").send_keys("60")
     css(driver, "#add-step-button").click()
-    wait(driver, lambda: [e.text for e in all_css(driver, "#edit-steps .step-name")] == ["Stop bath"])
+    wait(driver, lambda: [e.get_attribute("value") for e in all_css(driver, "#edit-steps .step-name")] == ["Stop bath"])
     assert not all_css(driver, ".field-error")
 
 

@@ -135,11 +135,13 @@ class Watcher(threading.Thread):
                 line = raw.decode().rstrip("\r\n")
                 if line.startswith(":"):
                     self.heartbeats += 1
+                elif line.startswith("event: "):
+                    fields["event"] = line[7:]  # a named event (`edits`, `presence`): not a version
                 elif line.startswith("id: "):
                     fields["id"] = int(line[4:])
                 elif line.startswith("data: "):
                     fields["data"] = json.loads(line[6:])
-                elif line == "" and "data" in fields:
+                elif line == "" and "data" in fields and "event" not in fields:
                     data = fields["data"]
                     event = Event(fields.get("id", -1), data["version"], data.get("inputs", {}), number, first,
                                   time.monotonic())

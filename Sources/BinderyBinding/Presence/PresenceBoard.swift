@@ -8,7 +8,7 @@ import Synchronization
 /// focus moves to another field, and every ``heartbeat`` after; it is gone ``expiry`` after its
 /// last word, or at once when it says it left (`DELETE`). Screens are keyed by their path, which
 /// is the same in every session (`recipes/c41/edit`), so everyone on a recipe's editor sees each
-/// other. Every event stream of a screen gets `event: presence` with the others on it whenever
+/// other; only screens showing shared texts take part (a session's own form has nobody else). Every event stream of a screen gets `event: presence` with the others on it whenever
 /// that list changes. With a shared store, each change is also relayed to the other nodes
 /// (``PresenceMessage``), which keep their copy with the same expiry.
 final class PresenceBoard: Sendable {
@@ -69,6 +69,11 @@ final class PresenceBoard: Sendable {
                 return entries.count != count
             }
         }
+    }
+
+    /// The entry of `collaboratorID` on the screen at `path`, if they are there.
+    func entry(of collaboratorID: String, at path: String) -> Entry? {
+        state.withLock { $0.screens[path]?[collaboratorID] }
     }
 
     /// Everyone on the screen at `path` but `viewer`, by name.

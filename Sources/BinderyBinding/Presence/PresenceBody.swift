@@ -26,9 +26,9 @@ enum PresenceBody {
         }
     }
 
-    /// `{"you": {"id", "name", "colour", "field": null}, "others": [...]}`.
-    static func answer(you: Collaborator, others: [PresenceBoard.Entry]) -> JSONValue {
-        let me = PresenceBoard.json(PresenceBoard.Entry(collaborator: you, field: nil, expires: .distantFuture))
+    /// `{"you": {"id", "name", "colour", "field"}, "others": [...]}`.
+    static func answer(you: Collaborator, field: String?, others: [PresenceBoard.Entry]) -> JSONValue {
+        let me = PresenceBoard.json(PresenceBoard.Entry(collaborator: you, field: field, expires: .distantFuture))
         return .object(["you": me, "others": PresenceBoard.json(others).objectValue?["others"] ?? .array([])])
     }
 }

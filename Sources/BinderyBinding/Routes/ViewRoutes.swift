@@ -122,20 +122,30 @@ struct ViewRoutes: HTTPResponder {
 
     /// GET: who else is here; PUT `{"field": name|null}`: I am here (again: a heartbeat);
     /// DELETE: I left. The screen must exist in the session; the answer is always who is here.
+    /// Only screens that show shared texts are shared: on any other (a session's own form) the
+    /// answer is always "nobody else".
     private func presence(at path: String, for request: Request, in session: Session) async throws -> Response {
-        _ = try await session.graph.snapshot(path)
+        let shared = try await session.graph.showsCollaborativeTexts(at: path)
         let you = session.collaborator
+        var field: String?
         switch request.method {
         case .put:
-            let field = try PresenceBody.field(from: try JSONBody.decode(request))
-            await presence.arrive(you, at: path, field: field)
+            field = try PresenceBody.field(from: try JSONBody.decode(request))
+            if shared { await presence.arrive(you, at: path, field: field) }
         case .delete:
-            await presence.leave(you, from: path)
+            if shared { await presence.leave(you, from: path) }
         default:
-            break
+            field = presence.board.entry(of: you.id, at: path)?.field
         }
-        let others = presence.board.others(at: path, besides: you.id)
-        return Response.json(JSONWriter.bytes(of: PresenceBody.answer(you: you, others: others)), headers: [.cacheControl: "no-store"])
+        let others = shared ? presence.board.others(at: path, besides: you.id) : []
+        let body = PresenceBody.answer(you: you, field: field, others: others)
+        return Response.json(JSONWriter.bytes(of: body), headers: [.cacheControl: "no-store"])
+    }
+
+    /// Sends `stream` the presence events of a shared screen; answers how to stop.
+    private func watchPresence(_ path: String, shared: Bool, viewer: String, stream: ResponseStream) -> @Sendable () -> Void {
+        guard shared else { return {} }
+        return presence.board.watch(path, viewer: viewer) { bytes in stream.write(bytes) }
     }
 
     private func openStream(_ path: String, for request: Request, in session: Session) async throws -> Response {
@@ -147,7 +157,8 @@ struct ViewRoutes: HTTPResponder {
         // `?patches=1`: a version that follows the one this stream sent last goes out as a JSON
         // Patch when that is smaller; the first, a resumed gap and anything else as a snapshot.
         let sender = EventSender(stream: stream, patches: request.query["patches"] == "1", lastSent: resume)
-        let stopPresence = presence.board.watch(path, viewer: session.collaborator.id) { stream.write($0) }
+        let sharesPresence = (try? await graph.showsCollaborativeTexts(at: path)) ?? false
+        let stopPresence = watchPresence(path, shared: sharesPresence, viewer: session.collaborator.id, stream: stream)
         do {
             let id = try await graph.watch(
                 path, after: resume, patches: sender.patches, send: sender.send, end: { stream.finish() }

@@ -38,6 +38,9 @@ public final class RecipeEditViewModel: ViewModel {
         return recipe
     }
 
+    /// Whether someone deleted the recipe (the editor shows it as it was, steps cannot change).
+    var isDeleted: Bool { book.deletion(of: id) != nil }
+
     /// The editor is gone once its recipe is deleted and can no longer be restored.
     public var isGone: Bool { book.isGone(id: id) }
 
@@ -122,7 +125,7 @@ public final class RecipeEditViewModel: ViewModel {
             RecipeDeletion.restoreCommand(\.book, \.id),
             .deferred(
                 "addStep", summary: "Appends a step (`name`, `durationSeconds`, optional `temperatureCelsius`, `agitation`).",
-                argument: Step.Argument.self, policy: .queue(limit: 8),
+                argument: Step.Argument.self, policy: .queue(limit: 8), enabled: { !$0.isDeleted },
                 prepare: { model, argument throws(ViewModelError) in
                     let step = try argument.step(command: "addStep")
                     return model.changeSteps { $0.append(step) }
@@ -130,7 +133,7 @@ public final class RecipeEditViewModel: ViewModel {
             ),
             .deferred(
                 "removeStep", summary: "Removes the step at `index`.",
-                argument: StepIndex.self, policy: .queue(limit: 8),
+                argument: StepIndex.self, policy: .queue(limit: 8), enabled: { !$0.isDeleted },
                 prepare: { model, argument throws(ViewModelError) in
                     let index = try model.index(argument.index, "index", command: "removeStep")
                     let id = model.id
@@ -142,7 +145,7 @@ public final class RecipeEditViewModel: ViewModel {
             ),
             .deferred(
                 "moveStep", summary: "Moves the step at `from` so that it ends up at index `to`.",
-                argument: MoveStep.self, policy: .queue(limit: 8),
+                argument: MoveStep.self, policy: .queue(limit: 8), enabled: { !$0.isDeleted },
                 prepare: { model, argument throws(ViewModelError) in
                     let from = try model.index(argument.from, "from", command: "moveStep")
                     let to = try model.index(argument.to, "to", command: "moveStep")

@@ -24,14 +24,14 @@ public final class StepEditViewModel: ViewModel {
         self.stepID = stepID
     }
 
-    /// The step and its position, while the recipe has it.
+    /// The step and its position, while the recipe has it (as it was, once the recipe is deleted).
     var step: (index: Int, step: Step)? {
-        guard let recipe = book.recipe(id: recipeID), let index = recipe.stepIndex(id: stepID) else { return nil }
+        guard let recipe = book.shownRecipe(id: recipeID), let index = recipe.stepIndex(id: stepID) else { return nil }
         return (index, recipe.steps[index])
     }
 
-    /// Gone once the step (or its recipe) is.
-    public var isGone: Bool { book.recipe(id: recipeID)?.stepIndex(id: stepID) == nil }
+    /// Gone once the step is, or its recipe can no longer be restored.
+    public var isGone: Bool { book.shownRecipe(id: recipeID)?.stepIndex(id: stepID) == nil }
 
     /// The collaborative text `field` (`name`, `agitation`) of the step.
     func text(_ field: String) -> CollaborativeText {

@@ -11,6 +11,7 @@ import { retry } from './backoff.js';
 import { Binder } from './binder.js';
 import { Inspector } from './inspector/inspector.js';
 import { lookup } from './binder/members.js';
+import { Presence } from './presence.js';
 import { match, routeTable } from './routes.js';
 import { startRouter } from './router.js';
 import { instantiate } from './templates.js';
@@ -22,7 +23,7 @@ const inspector = new Inspector(document.getElementById('inspector'), document.g
 
 let routes = null;    // from the catalogue; null until it arrived
 let screens = {};     // the screens' modules by route name (screens/<name>.js)
-let current = null;   // {binder, unmount} of the mounted screen
+let current = null;   // {binder, unmount, presence} of the mounted screen
 let firstRender = true;
 let navigate = () => {};
 
@@ -108,6 +109,7 @@ function isSibling(from, to) {
 
 function render(url, restore = null) {
   if (current) {
+    if (current.presence) current.presence.stop(); // DELETE: the others see us leave at once
     if (current.binder) current.binder.stop();
     if (current.unmount) current.unmount();
     current = null;
@@ -137,10 +139,12 @@ function render(url, restore = null) {
   }
   // A bound form never submits natively (Enter must not reload): its state lives on the server.
   if (binder) root.addEventListener('submit', (event) => event.preventDefault());
-  current = { binder, unmount: null };
+  current = { binder, unmount: null, presence: null };
   inspector.show(binder);
   const screen = screens[route.name];
   if (screen) current.unmount = screen.mount(root, ctx, binder) || null;
+  // Who else is on this screen, and in which field (every screen with a view model).
+  if (binder) { current.presence = new Presence(binder, root); current.presence.start(); }
   if (binder) binder.start(); else setConnection('open');
   // Back/Forward: where the user was; otherwise focus the new screen's heading so keyboard and
   // screen-reader users follow along.

@@ -34,6 +34,7 @@
 // they typed and asks what to do (binder/forgotten.js); otherwise the screen quietly starts over.
 
 import * as api from './api.js';
+import { Conflict } from './binder/conflict.js';
 import { askToStartAgain } from './binder/forgotten.js';
 import { EventStream } from './binder/stream.js';
 import { same } from './binder/members.js';
@@ -58,16 +59,30 @@ export class Binder {
     this.localBusy = new Set(); // command elements whose POST is in flight
     this.errorToasts = 0;
     this.listeners = new Set(options.onSnapshot ? [options.onSnapshot] : []);
+    this.eventListeners = new Map(); // event name -> Set of listeners (binder/stream.js EXTRA_EVENTS)
     this.refreshing = new Map(); // path -> the GET in flight, shared (one new session, not several)
     this.forgotten = null;       // the fresh snapshot while the user decides how to start again
     this.stream = this.newStream();
     this.scope = new Scope(this, root);
+    // Where the user's edits of the focused control began (see askAboutChanges).
+    this.onFocusIn = (event) => {
+      const binding = this.bindingOf(event.target);
+      if (binding) binding.focusSeq = binding.editSeq;
+    };
+    root.addEventListener('focusin', this.onFocusIn);
+  }
+
+  /** The input binding of a control of this screen, or null. */
+  bindingOf(el) {
+    if (!el || !el.hasAttribute || !el.hasAttribute('data-input') || !this.root.contains(el)) return null;
+    return this.scope.allInputs().find((b) => b.el === el) || null;
   }
 
   newStream() {
     return new EventStream(this.path, {
       version: () => this.version,
       onSnapshot: (snapshot) => this.receive(snapshot, { origin: 'event' }),
+      onEvent: (name, data) => { for (const listener of this.eventListeners.get(name) || []) listener(data); },
       onOpen: () => { for (const w of this.writers.values()) if (!w.idle && !w.inflight) w.send(); },
       onState: (state) => { if (this.options.connection) this.options.connection(state); },
       check: () => this.check(),
@@ -80,6 +95,13 @@ export class Binder {
   }
 
   onSnapshot(listener) { this.listeners.add(listener); return () => this.listeners.delete(listener); }
+
+  /** Calls `listener(data)` for each named event `name` (`edits`, `presence`); answers the unsubscribe. */
+  onEvent(name, listener) {
+    if (!this.eventListeners.has(name)) this.eventListeners.set(name, new Set());
+    this.eventListeners.get(name).add(listener);
+    return () => this.eventListeners.get(name).delete(listener);
+  }
 
   notify(message) { (this.options.notify || ((m) => console.warn(m)))(message); }
 
@@ -101,6 +123,7 @@ export class Binder {
     this.stopped = true;
     this.stream.close();
     for (const w of this.writers.values()) w.flushOnExit();
+    this.root.removeEventListener('focusin', this.onFocusIn);
     this.scope.dispose();
   }
 
@@ -202,13 +225,18 @@ export class Binder {
     if (!force && typeof snapshot.version === 'number' && snapshot.version <= this.version) {
       // Not newer; still refresh inputs that a write just acknowledged (they may differ if the
       // server normalised them) or whose refused edit was dropped (they show the server's value).
-      if ((origin === 'write' || origin === 'resync') && this.snapshot) this.scope.render(this.snapshot, this.snapshot);
+      if ((origin === 'write' || origin === 'resync') && this.snapshot) {
+        this.askAboutChanges(this.snapshot); // a change that came while our write was on its way
+        this.scope.render(this.snapshot, this.snapshot);
+      }
       return false;
     }
     const previous = this.snapshot;
     this.snapshot = snapshot;
     this.version = typeof snapshot.version === 'number' ? snapshot.version : this.version;
     this.root.setAttribute('data-version', String(this.version));
+    // Not a change by someone else when it is what our own command did (Clear, say).
+    if (origin !== 'command' && this.localBusy.size === 0) this.askAboutChanges(snapshot);
     this.scope.render(snapshot, snapshot);
     this.reportCommandErrors(previous, snapshot);
     for (const listener of this.listeners) listener(snapshot, previous);
@@ -268,5 +296,53 @@ export class Binder {
     }
   }
 
+  /**
+   * Online conflicts of plain (whole-value) inputs: the user is editing the focused control (of the
+   * focused page; edited it since it got focus, or has an edit unsent) and `snapshot` brings another value for it that
+   * is not one this client sent (someone else's). Rather than replace their text or overwrite the
+   * other one's, both are shown and the user chooses (binder/conflict.js, as after an outage).
+   * Collaborative inputs (listed in `texts`) merge instead (binder/collab.js).
+   */
+  askAboutChanges(snapshot) {
+    // A tab in the background: nobody is editing there now.
+    if (!document.hasFocus() || document.visibilityState !== 'visible') return;
+    const b = this.bindingOf(document.activeElement);
+    if (!b || b.collab) return;
+    const edited = b.dirty || b.editSeq > (b.focusSeq ?? b.editSeq);
+    if (!edited) return;
+    const path = b.scope.path.replace(/^\/+/, '');
+    const source = path === this.path ? snapshot : findByPath(snapshot, path);
+    if (!source || (source.texts && b.name in source.texts)) return;
+    const theirs = source.inputs ? source.inputs[b.name] : undefined;
+    const mine = b.readValue();
+    if (theirs === undefined || mine === undefined || same(theirs, mine) || b.agreesWith(theirs)) return;
+    // Our own write of this field is on its way: its answer decides; a later change comes here again.
+    if (b.sending && b.sending.length) return;
+    const writer = this.writerFor(path);
+    const open = writer.conflicts.get(b.name);
+    if (open) { open.update(theirs); return; }
+    writer.pending.delete(b.name); // held back until the user chooses
+    b.editSeq += 1; // dirty: this snapshot does not replace what they typed
+    const entry = { binding: b, value: mine, seq: b.editSeq };
+    const settled = () => { b.focusSeq = b.editSeq; };
+    writer.conflicts.set(b.name, new Conflict(entry, theirs, {
+      keep: () => { writer.keepMine(b.name); settled(); },
+      take: () => { writer.takeTheirs(b.name); settled(); },
+      online: true,
+    }));
+  }
+
   repaint() { if (this.snapshot && !this.stopped) this.scope.render(this.snapshot, this.snapshot); }
+}
+
+/** The child snapshot with this `path` anywhere inside `snapshot` (a list item's view model), or null. */
+function findByPath(snapshot, path) {
+  const seen = [snapshot];
+  while (seen.length) {
+    const node = seen.pop();
+    if (!node || typeof node !== 'object') continue;
+    if (!Array.isArray(node) && typeof node.path === 'string' && node.path.replace(/^\/+/, '') === path) return node;
+    for (const value of Array.isArray(node) ? node : Object.values(node)) if (value && typeof value === 'object') seen.push(value);
+  }
+  return null;
 }

@@ -8,7 +8,11 @@ import { instantiate } from './templates.js';
 
 const MAX_TOASTS = 3;
 
-export function showToast({ title = 'Error', message = '', details = '' } = {}) {
+/**
+ * Shows a notice. An `action` {label, run} adds a button before OK (e.g. Undo: run() is called and
+ * the toast goes); `timeout` (ms) puts it away by itself; `role` "status" for good news.
+ */
+export function showToast({ title = 'Error', message = '', details = '', action = null, timeout = 0, role = null } = {}) {
   const region = document.getElementById('toasts');
   if (!region) return null;
   // The same message twice in a row is one toast, not a pile.
@@ -31,6 +35,23 @@ export function showToast({ title = 'Error', message = '', details = '' } = {}) 
     disclosure.hidden = false;
   }
   toast.querySelector('.toast-dismiss').addEventListener('click', () => dismiss(toast));
+  if (role) toast.setAttribute('role', role);
+  if (action) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'toast-action';
+    button.textContent = action.label;
+    button.addEventListener('click', () => { dismiss(toast); action.run(); });
+    toast.querySelector('.toast-dismiss').before(button);
+  }
+  if (timeout > 0) {
+    // Not while the user is on it (focus or pointer inside): then once they leave it.
+    const later = () => setTimeout(() => {
+      if (!toast.isConnected) return;
+      if (toast.contains(document.activeElement) || toast.matches(':hover')) later(); else dismiss(toast);
+    }, timeout);
+    later();
+  }
   region.append(toast);
   while (region.children.length > MAX_TOASTS) region.firstElementChild.remove();
   return toast;

@@ -10,7 +10,11 @@
 // clean, or acknowledged by a write). After the server was away, an unsent edit whose field the
 // server still holds at `base` (or at a value we sent without hearing back) is ours to send; any
 // other value there means someone changed the same field meanwhile: a conflict for the user.
+//
+// An input its source lists in `texts` is collaborative: binder/collab.js takes over its edits and
+// its rendering (operations merged with other users' typing, instead of whole-value PATCHes).
 
+import { CollabText } from './collab.js';
 import { lookup, same } from './members.js';
 
 export class InputBinding {
@@ -25,6 +29,7 @@ export class InputBinding {
     this.base = undefined;
     this.unconfirmed = []; // values sent whose answer never came: the server may hold them
     this.composing = false;
+    this.collab = null; // a CollabText once a snapshot lists this input in `texts`
     const isText = el.tagName === 'TEXTAREA' || (el.tagName === 'INPUT' && !['checkbox', 'radio'].includes(el.type));
     this.onEdit = () => { if (!this.composing) this.edited(); };
     this.onCompStart = () => { this.composing = true; };
@@ -66,11 +71,17 @@ export class InputBinding {
   edited() {
     const value = this.readValue();
     this.editSeq += 1;
+    if (this.collab) { this.collab.edited(); this.ackSeq = this.editSeq; return; }
     if (value === undefined) return; // not a valid number yet: keep it local until it is
     this.binder.writerFor(this.scope.path).queue(this, value, this.editSeq);
   }
 
   render(source) {
+    if (!this.collab && source && source.texts && this.name in source.texts && this.el.tagName !== 'SELECT') {
+      this.collab = new CollabText(this, this.scope.path);
+      this.type = 'string';
+    }
+    if (this.collab) { this.collab.render(source); return; }
     // An input is read from `inputs` first (an output could share its name).
     const value = source && source.inputs && this.name in source.inputs ? source.inputs[this.name] : lookup(source, this.name);
     if (value === undefined) return;
@@ -93,6 +104,7 @@ export class InputBinding {
   }
 
   dispose() {
+    if (this.collab) this.collab.dispose();
     this.el.removeEventListener(this.event, this.onEdit);
     this.el.removeEventListener('compositionstart', this.onCompStart);
     this.el.removeEventListener('compositionend', this.onCompEnd);

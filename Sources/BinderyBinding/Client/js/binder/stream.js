@@ -7,6 +7,8 @@
 // 6902 JSON Patch from the version this stream received last (its first operation tests that
 // version). A patch that does not apply reopens the stream for a whole snapshot.
 // Our own new EventSource can't send Last-Event-ID, so it resumes with ?lastEventId=<version>.
+// Named events without a version (`edits`: text operations of collaborative inputs, sent just
+// before the version that shows them; `presence`: who else is on this screen) go to onEvent.
 
 import * as api from '../api.js';
 import { Backoff } from '../backoff.js';
@@ -14,20 +16,22 @@ import { note, byteSize } from '../trace.js';
 import { applyPatch } from './patch.js';
 
 const STEADY_MS = 5000; // a stream that stayed up this long earns a quick retry when it drops
+const EXTRA_EVENTS = ['edits', 'presence'];
 
 export class EventStream {
   /**
    * Callbacks:
    *   version() -> the last version applied (-1 for none): where a reopened stream resumes;
    *   onSnapshot(snapshot) for every event;
+   *   onEvent(name, data) for each named event of EXTRA_EVENTS, data parsed;
    *   onOpen() whenever the stream (re)opens;
    *   onState(state) on each change of "connecting" | "open" | "reconnecting" | "closed";
    *   check() before reopening -> promise of "open" (reopen now), "retry" (back off again) or
    *     "stop" (the view is gone for good).
    */
-  constructor(path, { version, onSnapshot, onOpen = () => {}, onState = () => {}, check = async () => 'open' }) {
+  constructor(path, { version, onSnapshot, onEvent = () => {}, onOpen = () => {}, onState = () => {}, check = async () => 'open' }) {
     this.path = path;
-    this.hooks = { version, onSnapshot, onOpen, onState, check };
+    this.hooks = { version, onSnapshot, onEvent, onOpen, onState, check };
     this.source = null;
     this.state = 'connecting';
     this.closed = false;
@@ -81,6 +85,15 @@ export class EventStream {
       this.last = snapshot;
       this.hooks.onSnapshot(snapshot);
     });
+    for (const name of EXTRA_EVENTS) {
+      source.addEventListener(name, (event) => {
+        if (this.source !== source) return;
+        let data;
+        try { data = JSON.parse(event.data); } catch { return; }
+        note({ type: 'event', path: this.path, kind: name, version: null, bytes: byteSize(event.data) });
+        this.hooks.onEvent(name, data);
+      });
+    }
     source.onerror = () => {
       if (this.source === source) this.drop();
     };

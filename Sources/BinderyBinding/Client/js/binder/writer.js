@@ -23,6 +23,7 @@ export class InputWriter {
     this.path = path;
     this.pending = new Map();   // name -> {binding, value, seq}
     this.conflicts = new Map(); // name -> Conflict, held back until the user chooses
+    this.held = new Map();      // name -> {binding, value, seq}: refused as not writable now (404/409)
     this.inflight = null;
     this.retryTimer = null;
     this.recovering = false;
@@ -32,10 +33,11 @@ export class InputWriter {
   get idle() { return !this.inflight && this.pending.size === 0; }
 
   /** Whether anything the user typed is not on the server yet (pending, in flight, in conflict). */
-  get unsent() { return !this.idle || this.conflicts.size > 0; }
+  get unsent() { return !this.idle || this.conflicts.size > 0 || this.held.size > 0; }
 
   queue(binding, value, seq) {
     this.settleConflict(binding.name);
+    this.held.delete(binding.name);
     this.pending.set(binding.name, { binding, value, seq });
     if (!this.retryTimer) this.send();
   }
@@ -55,11 +57,14 @@ export class InputWriter {
     const batch = this.pending;
     this.pending = new Map();
     const body = Object.fromEntries([...batch].map(([name, e]) => [name, e.value]));
+    // Values on their way: a snapshot showing one of them is ours, not someone else's (binder.js).
+    for (const e of batch.values()) (e.binding.sending ||= []).push(e.value);
     try {
       const snapshot = await api.patchInputs(this.path, body, { ifMatch });
       this.backoff.reset();
       this.recovering = false;
       for (const e of batch.values()) e.binding.acknowledged(e.value, e.seq);
+      this.unsending(batch); // answered: what the snapshot shows now is judged (binder.js)
       this.binder.receive(snapshot, { origin: 'write', path: this.path });
     } catch (err) {
       if (err instanceof api.ProblemError && err.status === 412) {
@@ -68,6 +73,12 @@ export class InputWriter {
         this.recovering = true;
       } else if (this.refusedAtField(err, batch)) {
         // Said at the field, the user's text kept; the rest goes again.
+      } else if (err instanceof api.ProblemError && (err.status === 404 || err.status === 409)) {
+        // Not writable now (the record was deleted, the view is gone): what the user typed stays
+        // in the fields, unsent (dirty, so no snapshot replaces it). It goes again when they edit
+        // the field or when retryHeld() is called (the record came back).
+        for (const [name, e] of batch) this.held.set(name, e);
+        this.binder.notify({ title: 'Not saved', message: 'This can’t be saved right now: what you typed stays in the field.', details: api.problemDetails(err) });
       } else if (err instanceof api.ProblemError && err.status < 500) {
         // Refused (422 wrong type, ...): drop these edits and show the server's truth.
         for (const e of batch.values()) e.binding.ackSeq = Math.max(e.binding.ackSeq, e.seq);
@@ -80,7 +91,25 @@ export class InputWriter {
         this.recovering = true;
         this.retryLater();
       }
+    } finally {
+      this.unsending(batch);
     }
+  }
+
+  /** The values of `batch` are no longer on their way. */
+  unsending(batch) {
+    for (const e of batch.values()) {
+      const i = e.binding.sending ? e.binding.sending.indexOf(e.value) : -1;
+      if (i >= 0) e.binding.sending.splice(i, 1);
+    }
+  }
+
+  /** Sends again what was refused as not writable (binder: after the record was restored). */
+  retryHeld() {
+    if (this.held.size === 0) return;
+    for (const [name, e] of this.held) if (!this.pending.has(name)) this.pending.set(name, e);
+    this.held.clear();
+    this.send();
   }
 
   /**
@@ -176,6 +205,7 @@ export class InputWriter {
     for (const conflict of this.conflicts.values()) conflict.dismiss({ keepFocus: true });
     this.conflicts.clear();
     this.pending.clear();
+    this.held.clear();
     this.recovering = false;
   }
 
