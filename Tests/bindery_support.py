@@ -3,6 +3,8 @@ the artifacts directory are, a free loopback port, waiting for a server to answe
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import signal
 import socket
@@ -79,3 +81,36 @@ def chrome_driver():
     driver = webdriver.Chrome(service=service, options=options)
     driver.set_page_load_timeout(30)
     return driver
+
+
+@contextlib.contextmanager
+def browsers(count: int):
+    """`count` headless browsers (each its own session: another user), closed at the end the way
+    a user leaves: each loads `about:blank` first, so its pages' `pagehide` says goodbye (presence
+    is gone at once instead of after 30 s)."""
+    drivers = [chrome_driver() for _ in range(count)]
+    try:
+        yield drivers
+    finally:
+        for driver in drivers:
+            try:
+                driver.get("about:blank")
+            except Exception:
+                pass
+            driver.quit()
+
+
+def api_session(base: str):
+    """A session of its own for the HTTP API (another user, not a browser's cookie):
+    `call(method, path, body)` answers the parsed JSON (commands wait up to 10 s)."""
+    request = urllib.request.Request(f"{base}/api/sessions", data=b"", method="POST")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        token = json.loads(response.read())["token"]
+
+    def call(method, path, body=None, content_type="application/json"):
+        headers = {"Authorization": f"Bearer {token}", "Content-Type": content_type, "Prefer": "wait=10"}
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(f"{base}{path}", data=data, method=method, headers=headers)
+        with urllib.request.urlopen(request, timeout=15) as response:
+            return json.loads(response.read() or b"null")
+    return call

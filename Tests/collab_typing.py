@@ -14,10 +14,8 @@ A typed, in order; B's are exactly what B would have made typing alone at the po
 
 from __future__ import annotations
 
-import json
 import threading
 import time
-import urllib.request
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -26,21 +24,6 @@ from selenium.webdriver.support.ui import WebDriverWait
 A_CHARS = "abcdefghijklmnopqrstuvwxyz"
 B_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 FIELD = "#edit-blurb"
-
-
-def api_session(base: str):
-    """A session of its own for the HTTP API: call(method, path, body) -> parsed answer."""
-    req = urllib.request.Request(f"{base}/api/sessions", data=b"", method="POST")
-    with urllib.request.urlopen(req, timeout=10) as resp:
-        token = json.loads(resp.read())["token"]
-
-    def call(method, path, body=None, content_type="application/json"):
-        headers = {"Authorization": f"Bearer {token}", "Content-Type": content_type, "Prefer": "wait=10"}
-        data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(f"{base}{path}", data=data, method=method, headers=headers)
-        with urllib.request.urlopen(req, timeout=15) as resp:
-            return json.loads(resp.read() or b"null")
-    return call
 
 
 def open_editor(driver, base: str, recipe: str) -> None:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from bindery_support import chrome_driver
+from bindery_support import browsers, chrome_driver
 
 REPO = Path(__file__).resolve().parents[2]
 PUBLIC_DIR = REPO / "Public"
@@ -197,3 +197,17 @@ def screenshot(driver):
         driver.save_screenshot(str(path))
         return path
     return take
+
+
+@pytest.fixture
+def other():
+    """A second browser: another session, so another user (leaves with `about:blank`)."""
+    with browsers(1) as (second,):
+        yield second
+
+
+@pytest.fixture
+def two_browsers():
+    """Two more browsers, two more users."""
+    with browsers(2) as drivers:
+        yield drivers

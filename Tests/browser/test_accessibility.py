@@ -4,28 +4,11 @@ artifacts/screenshots/a11y-<size>-<screen>.png."""
 
 from __future__ import annotations
 
-import json
-import urllib.request
-
 import pytest
 
 from accessibility import audit, blocking, describe
+from bindery_support import api_session
 from pages import DESKTOP, PHONE, all_css, css, open_screen, path_of, set_viewport, settled, wait
-
-
-def api_session(base_url):
-    """A session of its own for the HTTP API (another user, not the browser's cookie)."""
-    req = urllib.request.Request(f"{base_url}/api/sessions", data=b"", method="POST")
-    with urllib.request.urlopen(req, timeout=10) as resp:
-        token = json.loads(resp.read())["token"]
-
-    def call(method, path, body=None):
-        headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json", "Prefer": "wait=10"}
-        data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(f"{base_url}{path}", data=data, method=method, headers=headers)
-        with urllib.request.urlopen(req, timeout=15) as resp:
-            return json.loads(resp.read() or b"null")
-    return call
 
 
 def a_recipe(base_url) -> str:

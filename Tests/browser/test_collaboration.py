@@ -22,8 +22,8 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from bindery_support import chrome_driver
-from collab_typing import api_session, open_editor, slow_network, type_together
+from bindery_support import api_session
+from collab_typing import open_editor, slow_network, type_together
 from pages import all_css, open_screen, wait
 
 RECIPE = "c41"
@@ -153,16 +153,6 @@ def test_textop_agrees_with_the_server(textop, base_url):
         server = call("GET", f"{path}/inputs/blurb")["text"]
         client = js(textop, "t.apply(t.apply(arguments[0], arguments[1]), arguments[2])", text, first, mine)
         assert server == client, f"pair {n}: server {server!r}, textop.js {client!r}"
-
-
-@pytest.fixture
-def two_browsers():
-    drivers = [chrome_driver(), chrome_driver()]
-    try:
-        yield drivers
-    finally:
-        for d in drivers:
-            d.quit()
 
 
 def test_two_people_type_into_one_blurb(base_url, two_browsers):

@@ -8,26 +8,10 @@ from __future__ import annotations
 
 import time
 
-import pytest
 
-from bindery_support import chrome_driver
 from pages import all_css, css, open_screen, wait
 
 EDITOR = "/recipes/c41/edit"
-
-
-@pytest.fixture
-def other():
-    """A second browser: another session, so another user."""
-    drv = chrome_driver()
-    try:
-        yield drv
-    finally:
-        try:
-            drv.get("about:blank")  # leaves as a user would (pagehide: presence says goodbye)
-        except Exception:
-            pass
-        drv.quit()
 
 
 def my_name(driver, path):

@@ -5,43 +5,13 @@ browser and an API session. Time budget: about 30 s for the file."""
 
 from __future__ import annotations
 
-import json
-import urllib.request
 
-import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from bindery_support import chrome_driver
+from bindery_support import api_session
 from pages import all_css, css, open_screen, usable, wait
-
-
-@pytest.fixture
-def other():
-    drv = chrome_driver()
-    try:
-        yield drv
-    finally:
-        try:
-            drv.get("about:blank")  # leaves as a user would (pagehide: presence says goodbye)
-        except Exception:
-            pass
-        drv.quit()
-
-
-def api_session(base_url):
-    req = urllib.request.Request(f"{base_url}/api/sessions", data=b"", method="POST")
-    with urllib.request.urlopen(req, timeout=10) as resp:
-        token = json.loads(resp.read())["token"]
-
-    def call(method, path, body=None):
-        headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json", "Prefer": "wait=10"}
-        data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(f"{base_url}{path}", data=data, method=method, headers=headers)
-        with urllib.request.urlopen(req, timeout=15) as resp:
-            return json.loads(resp.read() or b"null")
-    return call
 
 
 def names(driver):

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from bindery_support import chrome_driver
-from collab_typing import api_session, open_editor, slow_network, type_together
+from bindery_support import api_session, browsers
+from collab_typing import open_editor, slow_network, type_together
 
 pytestmark = pytest.mark.postgres
 
@@ -22,12 +22,9 @@ RECIPE = "c41"
 
 @pytest.fixture
 def two_browsers():
-    drivers = [chrome_driver(), chrome_driver()]
-    try:
+    """Two browsers, two users."""
+    with browsers(2) as drivers:
         yield drivers
-    finally:
-        for d in drivers:
-            d.quit()
 
 
 def test_two_people_typing_through_two_nodes_keep_every_character(pg_cluster, two_browsers):

@@ -13,7 +13,7 @@
 // Shown: a compact bar under the screen's heading ("who is here": a chip per other person, hidden
 // when alone) and, on each field someone else is in, an outline in their colour with a small name
 // label; the control's aria-describedby points at a visually hidden sentence saying so. Nothing is
-// shown for yourself. Wired for every screen by app.js.
+// shown for yourself. Wired for every screen by app.js; active on screens that show shared texts.
 
 import * as api from './api.js';
 
@@ -50,6 +50,14 @@ function labelOf(el) {
   return text || el.getAttribute('aria-label') || el.dataset.input;
 }
 
+/** Whether a snapshot shows collaborative texts, its own or its list items'. */
+function showsSharedTexts(node) {
+  if (!node || typeof node !== 'object') return false;
+  if (node.texts && typeof node.texts === 'object') return true;
+  const outputs = Array.isArray(node) ? node : Object.values(node.outputs || {});
+  return outputs.some((value) => Array.isArray(value) && value.some((item) => showsSharedTexts(item)));
+}
+
 export class Presence {
   /** Follows `binder`'s screen (root: its DOM). Call start() once, stop() when the screen goes. */
   constructor(binder, root) {
@@ -59,6 +67,7 @@ export class Presence {
     this.field = null;
     this.others = [];
     this.stopped = false;
+    this.shared = false; // known with the first snapshot
     this.timer = null;
     this.marked = new Map(); // control -> {label, sr}
     this.bar = this.makeBar();
@@ -84,9 +93,15 @@ export class Presence {
     // List items come and go with snapshots: their markers are put back after each one. The
     // first PUT waits for the first snapshot: the screen exists, and its GET has set the
     // session cookie (a PUT racing it would be another session: a ghost of ourselves).
+    // Only screens showing shared texts (a snapshot or list item with `texts`) have others on
+    // them; elsewhere (a session's own form) nothing is said or shown.
     let first = true;
-    this.offSnapshot = this.binder.onSnapshot(() => {
-      if (first) { first = false; this.put(); }
+    this.offSnapshot = this.binder.onSnapshot((snapshot) => {
+      if (first) {
+        first = false;
+        this.shared = showsSharedTexts(snapshot);
+        if (this.shared) this.put();
+      }
       this.paintFields();
     });
   }
@@ -100,7 +115,7 @@ export class Presence {
     window.removeEventListener('pagehide', this.onPageHide);
     if (this.offEvent) this.offEvent();
     if (this.offSnapshot) this.offSnapshot();
-    this.leave({ keepalive: true });
+    if (this.shared) this.leave({ keepalive: true });
   }
 
   url() { return `${api.viewURL(this.path)}/presence`; }
