@@ -53,7 +53,8 @@ def test_a_deleted_recipe_open_elsewhere_keeps_its_text_and_can_be_restored(driv
         css(driver, "#delete-confirm").click()
         wait(driver, lambda: "D-76 Tri-X 400" not in names(driver), message="not deleted")
         toast = wait(driver, lambda: css(driver, "#toasts .toast"))
-        assert "Deleted D-76 Tri-X 400" in toast.text
+        # A toast rises in from transparent: its text reads as empty until it shows.
+        wait(driver, lambda: "Deleted D-76 Tri-X 400" in toast.text, message=f"toast says {toast.text!r}")
         assert toast.find_element(By.CSS_SELECTOR, ".toast-action").text == "Undo"
 
         # B is told who deleted it; the page still shows the recipe, and B's typing stays.
