@@ -29,6 +29,6 @@ enum PresenceBody {
     /// `{"you": {"id", "name", "colour", "field"}, "others": [...]}`.
     static func answer(you: Collaborator, field: String?, others: [PresenceBoard.Entry]) -> JSONValue {
         let me = PresenceBoard.json(PresenceBoard.Entry(collaborator: you, field: field, expires: .distantFuture))
-        return .object(["you": me, "others": PresenceBoard.json(others).objectValue?["others"] ?? .array([])])
+        return .object(["you": me, "others": .array(others.map(PresenceBoard.json))])
     }
 }
