@@ -66,6 +66,8 @@ struct CollaborativeTextHTTPTests {
                 #"{"id": "x", "base": 1, "ops": [{"p": 0}]}"#, #"{"id": "x", "base": 1, "ops": [{"p": 0, "sd": "Z"}]}"#,
                 #"{"id": "x", "base": 1, "ops": [{"p": 99, "si": "Z"}]}"#, #"{"id": "x", "base": 9, "ops": []}"#,
                 #"{"id": "x", "base": 1, "ops": [], "extra": 1}"#, "[1]",
+                // One character of 129 code points: an id's length counts code points, as the schema's maxLength does.
+                #"{"id": "e\#(String(repeating: "\u{0301}", count: 128))", "base": 1, "ops": []}"#,
             ] {
                 let refused = try await client.request("POST", path, body: body)
                 #expect(refused.status == 422, "\(body)")

@@ -68,10 +68,14 @@ struct PresenceHTTPTests {
         }
     }
 
+    /// One character of 201 code points: lengths count code points, as JSON Schema's
+    /// `maxLength` does, not what Swift calls characters.
+    static let combining = #"{"field": "e\#(String(repeating: "\u{0301}", count: 200))"}"#
+
     @Test func badPresenceIsRefused() async throws {
         try await TestServer.with { server in
             let client = try await server.newSession()
-            for body in [#"{"field": 3}"#, #"{"field": ""}"#, #"{"where": "x"}"#, "[1]", "null", #"{"field": "\#(String(repeating: "f", count: 201))"}"#] {
+            for body in [#"{"field": 3}"#, #"{"field": ""}"#, #"{"where": "x"}"#, "[1]", "null", #"{"field": "\#(String(repeating: "f", count: 201))"}"#, Self.combining] {
                 let refused = try await client.request("PUT", "\(Self.edit)/presence", body: body)
                 #expect(refused.status == 422, "\(body)")
             }

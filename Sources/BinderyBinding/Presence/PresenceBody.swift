@@ -16,7 +16,7 @@ enum PresenceBody {
         switch members["field"] {
         case nil, .null?:
             return nil
-        case .string(let field)? where !field.isEmpty && field.count <= PresenceBoard.maxFieldLength:
+        case .string(let field)? where !field.isEmpty && field.unicodeScalars.count <= PresenceBoard.maxFieldLength:
             return field
         default:
             throw Problem(

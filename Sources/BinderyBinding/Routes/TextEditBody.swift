@@ -14,7 +14,7 @@ enum TextEditBody {
         if let unknown = Set(members.keys).subtracting(["id", "base", "ops"]).sorted().first {
             throw invalid("unknown member \(unknown)")
         }
-        guard let id = members["id"]?.stringValue, !id.isEmpty, id.count <= maxIDLength else {
+        guard let id = members["id"]?.stringValue, !id.isEmpty, id.unicodeScalars.count <= maxIDLength else {
             throw invalid("id must be a string of 1 to \(maxIDLength) characters")
         }
         guard let base = members["base"]?.intValue, base >= 0 else { throw invalid("base must be a revision, 0 or more") }
