@@ -42,7 +42,8 @@ public struct Problem: Error, Sendable, Equatable {
         return Response(status: status, headers: fields, body: .bytes(encoded()))
     }
 
-    private func encoded() -> [UInt8] {
+    /// The problem's JSON document (keys sorted), as its response carries it.
+    public func encoded() -> [UInt8] {
         var members = extensions
         members["type"] = type
         members["title"] = title

@@ -61,6 +61,18 @@ public final class ResponseStream: Sendable {
         connection?.resume()
     }
 
+    /// Ends the stream when it is idle and its client has left (closed or reset its socket), as a
+    /// heartbeat would, without writing anything otherwise; answers whether it ended it.
+    public func endIfClientLeft() -> Bool {
+        let connection = state.withLock { state -> MHDConnection? in
+            guard !state.finished, !state.terminated, let idle = state.suspendedConnection, idle.clientHasLeft else { return nil }
+            state.clientLeft = true
+            return state.takeSuspendedConnection()
+        }
+        connection?.resume()
+        return connection != nil
+    }
+
     /// Queues UTF-8 text to send.
     public func write(_ text: String) {
         write(Array(text.utf8))

@@ -29,6 +29,6 @@ struct PresenceBoardTests {
         #expect(board.others(at: "recipes/c41/edit", besides: Self.amber.id).isEmpty)
         let sent = frames.withLock { $0 }
         #expect(sent.first?.contains(#""field":"name""#) == true)
-        #expect(sent.last == "event: presence\ndata: {\"others\":[]}\n\n")
+        #expect(sent.last == #"{"others":[]}"#)
     }
 }

@@ -35,6 +35,58 @@ enum OpenAPIFixedPaths {
         ok: ["description": "The OpenAPI 3.1 document.", "content": OpenAPI.content(["type": "object"])]
     )
 
+    /// `GET /api/events`: the streams of several views over one connection.
+    static var events: JSONValue {
+        var watch = operation(
+            "watchViews", tag: "views", summary: "Server-Sent Events of several views over one connection",
+            description: "One stream for every view a page (or a browser's tabs) shows: a browser allows six HTTP/1.1 "
+                + "connections per host. Starts with `retry: 2000`; `: heartbeat` comments every 15 s. Each event's "
+                + "`data:` is `{\"view\": <path>, <event>: <payload>}`: `snapshot` (the snapshot; first for each view "
+                + "unless the resume point names its version), `patch` (an RFC 6902 patch from the version sent before; "
+                + "its first operation tests `/version`), `edits` and `presence` (as on a view's own stream), `problem` "
+                + "(an RFC 9457 problem: that view is not followed, the others are) and `end` (the session ended). "
+                + "Snapshots and patches carry `id: <path>@<version>,…`, every view's last version: resuming with it "
+                + "as `Last-Event-ID` resumes each view. Counts as one of the session's event streams.",
+            ok: [
+                "description": "The stream.",
+                "headers": [
+                    "Set-Cookie": OpenAPI.header("SetCookie"),
+                    "X-Accel-Buffering": ["schema": ["type": "string", "const": "no"]],
+                ],
+                "content": [
+                    "text/event-stream": [
+                        "schema": OpenAPI.string,
+                        "example": "retry: 2000\n\nevent: snapshot\nid: form@1\ndata: {\"view\":\"form\",\"snapshot\":{...}}\n\n",
+                    ],
+                ],
+            ],
+            also: [
+                "400": OpenAPI.response("BadRequest"), "401": OpenAPI.response("Unauthorized"),
+                "429": OpenAPI.response("TooManyStreams"), "503": OpenAPI.response("StreamsExhausted"),
+            ]
+        ).objectValue ?? [:]
+        watch["security"] = OpenAPI.sessionSecurity
+        watch["parameters"] = [
+            [
+                "name": "views", "in": "query", "required": true,
+                "description": .string("The view paths to follow, separated by commas (1 to \(EventsRoute.maxViews))."),
+                "schema": ["type": "string", "minLength": 1],
+                "example": "recipes,recipes/c41/edit",
+            ],
+            [
+                "name": "Last-Event-ID", "in": "header", "required": false,
+                "description": "Resume: the `id:` of the last event received (`<path>@<version>,…`).",
+                "schema": OpenAPI.string,
+            ],
+            [
+                "name": "lastEventId", "in": "query", "required": false,
+                "description": "Same as `Last-Event-ID`, for clients that cannot set headers (used when the header is absent).",
+                "schema": OpenAPI.string,
+            ],
+        ]
+        return .object(watch)
+    }
+
     /// An operation without credentials whose other answers are the shared ones.
     static func operation(
         _ id: String, tag: String, summary: String, description: String? = nil, ok: JSONValue,

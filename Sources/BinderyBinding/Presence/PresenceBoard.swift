@@ -81,15 +81,15 @@ final class PresenceBoard: Sendable {
         state.withLock { Self.others(in: $0.screens[path] ?? [:], besides: viewer) }
     }
 
-    /// Sends `send` the presence event of the screen at `path` now (when someone else is there)
-    /// and whenever it changes, until the answer's cancel is called.
+    /// Sends `send` the presence of the screen at `path` (the JSON `{"others": [...]}`) now, when
+    /// someone else is there, and whenever it changes, until the answer's cancel is called.
     func watch(_ path: String, viewer: String, send: @escaping @Sendable ([UInt8]) -> Void) -> @Sendable () -> Void {
         let id = UUID()
         let current = state.withLock { state in
             state.watchers[path, default: [:]][id] = Watcher(viewer: viewer, send: send)
             return Self.others(in: state.screens[path] ?? [:], besides: viewer)
         }
-        if !current.isEmpty { send(Self.frame(current)) }
+        if !current.isEmpty { send(Self.payload(current)) }
         return { [weak self] in
             self?.state.withLock { state in
                 state.watchers[path]?[id] = nil
@@ -111,9 +111,9 @@ final class PresenceBoard: Sendable {
         ])
     }
 
-    /// The SSE frame `event: presence` (no id: a resumed stream gets the current list instead).
-    static func frame(_ entries: [Entry]) -> [UInt8] {
-        Array("event: presence\ndata: ".utf8) + JSONWriter.bytes(of: json(entries)) + [10, 10]
+    /// The presence event's data, `{"others": [...]}`.
+    static func payload(_ entries: [Entry]) -> [UInt8] {
+        JSONWriter.bytes(of: json(entries))
     }
 
     /// Applies `update` to the entries of one screen; when it says something changed, every
@@ -128,7 +128,7 @@ final class PresenceBoard: Sendable {
             state.screens[path] = entries.isEmpty ? nil : entries
             return (state.watchers[path] ?? [:]).values.map { ($0, Self.others(in: entries, besides: $0.viewer)) }
         }
-        for (watcher, others) in notices { watcher.send(Self.frame(others)) }
+        for (watcher, others) in notices { watcher.send(Self.payload(others)) }
     }
 
     private static func others(in entries: [String: Entry], besides viewer: String) -> [Entry] {

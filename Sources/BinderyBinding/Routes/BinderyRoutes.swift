@@ -37,6 +37,7 @@ struct BinderyRoutes {
             for method in [.get, .patch, .post, .put, .delete, .options] as [HTTPRequest.Method] {
                 group.add(method, "/api/views/{rest...}", views, nil)
             }
+            group.add(.get, "/api/events", EventsRoute(sessions: resolver, streams: streams, presence: presence), OpenAPIFixedPaths.events)
             for route in app.routes {
                 group.add(route.method, route.path, route.responder, route.operation)
             }

@@ -145,7 +145,7 @@ struct ViewRoutes: HTTPResponder {
     /// Sends `stream` the presence events of a shared screen; answers how to stop.
     private func watchPresence(_ path: String, shared: Bool, viewer: String, stream: ResponseStream) -> @Sendable () -> Void {
         guard shared else { return {} }
-        return presence.board.watch(path, viewer: viewer) { bytes in stream.write(bytes) }
+        return presence.board.watch(path, viewer: viewer) { payload in stream.write(EventStreams.presenceFrame(payload)) }
     }
 
     private func openStream(_ path: String, for request: Request, in session: Session) async throws -> Response {

@@ -5,8 +5,23 @@ import Synchronization
 /// The open Server-Sent Event streams: admission within limits, framing, heartbeats.
 package final class EventStreams: Sendable {
     private struct Open {
-        var streams: [ObjectIdentifier: ResponseStream] = [:]
+        var streams: [ObjectIdentifier: (stream: ResponseStream, session: String)] = [:]
         var perSession: [String: Int] = [:]
+
+        /// Releases the streams (of `session`, or all) whose clients have left, so a reloaded
+        /// page's new stream takes the place of the one its old page closed at once, not at the
+        /// next heartbeat.
+        mutating func releaseDeparted(of session: String?) {
+            for (id, open) in streams where session == nil || open.session == session {
+                if open.stream.endIfClientLeft() { release(id, session: open.session) }
+            }
+        }
+
+        mutating func release(_ id: ObjectIdentifier, session: String) {
+            guard streams.removeValue(forKey: id) != nil else { return }
+            perSession[session, default: 1] -= 1
+            if perSession[session] == 0 { perSession[session] = nil }
+        }
     }
 
     private let open = Mutex(Open())
@@ -23,6 +38,8 @@ package final class EventStreams: Sendable {
     /// Admits a new stream for `session`, or refuses it with a 429 / 503 problem.
     func admit(_ stream: ResponseStream, session: String) throws(Problem) {
         let refusal = open.withLock { open -> Problem? in
+            if open.streams.count >= limits.total { open.releaseDeparted(of: nil) }
+            if open.perSession[session, default: 0] >= limits.perSession { open.releaseDeparted(of: session) }
             if open.streams.count >= limits.total {
                 return Problem(
                     status: .serviceUnavailable, title: "Too many event streams",
@@ -36,7 +53,7 @@ package final class EventStreams: Sendable {
                     detail: "This session already has \(limits.perSession) open event streams; close one first."
                 )
             }
-            open.streams[ObjectIdentifier(stream)] = stream
+            open.streams[ObjectIdentifier(stream)] = (stream, session)
             open.perSession[session, default: 0] += 1
             return nil
         }
@@ -55,7 +72,7 @@ package final class EventStreams: Sendable {
     /// stream whose client has left (closed or reset its connection) is ended instead of written
     /// to, so it is freed at the first heartbeat after the client left.
     package func beat() {
-        let streams = open.withLock { Array($0.streams.values) }
+        let streams = open.withLock { $0.streams.values.map(\.stream) }
         streams.forEach { $0.keepAlive(Self.heartbeatFrame) }
     }
 
@@ -95,6 +112,26 @@ package final class EventStreams: Sendable {
         return bytes
     }
 
+    /// Who else is on the screen: `event: presence` with no id (a resumed stream gets the current
+    /// list instead).
+    static func presenceFrame(_ payload: [UInt8]) -> [UInt8] {
+        Array("event: presence\ndata: ".utf8) + payload + [10, 10]
+    }
+
+    /// An event of a stream of several views (`GET /api/events`): `event: <event>`, the stream's
+    /// resume point as `id:` when there is one, and `{"view": <path>, "<member>": <payload>}`.
+    static func envelopeFrame(event: String, id: String?, view: String, member: String, payload: [UInt8]) -> [UInt8] {
+        var bytes = Array("event: \(event)\n".utf8)
+        if let id { bytes += Array("id: \(id)\n".utf8) }
+        bytes += Array("data: {\"view\":".utf8)
+        bytes += JSONWriter.bytes(of: .string(view))
+        bytes += Array(",\"\(member)\":".utf8)
+        bytes.reserveCapacity(bytes.count + payload.count + 3)
+        bytes += payload
+        bytes += [UInt8(ascii: "}"), 10, 10]
+        return bytes
+    }
+
     /// The first bytes of every stream: the client's reconnection delay.
     static let preamble = Array("retry: 2000\n\n".utf8)
 
@@ -102,10 +139,6 @@ package final class EventStreams: Sendable {
     static let heartbeatFrame = Array(": heartbeat\n\n".utf8)
 
     private func release(_ stream: ResponseStream, session: String) {
-        open.withLock { open in
-            guard open.streams.removeValue(forKey: ObjectIdentifier(stream)) != nil else { return }
-            open.perSession[session, default: 1] -= 1
-            if open.perSession[session] == 0 { open.perSession[session] = nil }
-        }
+        open.withLock { $0.release(ObjectIdentifier(stream), session: session) }
     }
 }
