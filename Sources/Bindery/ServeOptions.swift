@@ -69,6 +69,9 @@ public struct ServeOptions: ParsableArguments {
     @Option(help: "Seconds after which a quiet session (no event stream, nothing running) leaves memory; it stays in the store and its next request restores it; 0: never (BINDERY_SESSION_HIBERNATE_AFTER).")
     var sessionHibernateAfter: Int = OptionEnvironment.int("BINDERY_SESSION_HIBERNATE_AFTER") ?? 300
 
+    @Option(help: "Seconds the answer to a request with an Idempotency-Key is kept for its retries, while its session lives (BINDERY_IDEMPOTENCY_KEY_LIFETIME).")
+    var idempotencyKeyLifetime: Int = OptionEnvironment.int("BINDERY_IDEMPOTENCY_KEY_LIFETIME") ?? 86_400
+
     @Option(help: "Seconds between session sweeps: idle expiry, hibernation, last use and the store's trim (BINDERY_SESSION_SWEEP_INTERVAL).")
     var sessionSweepInterval: Int = OptionEnvironment.int("BINDERY_SESSION_SWEEP_INTERVAL") ?? 60
 
@@ -133,7 +136,8 @@ public struct ServeOptions: ParsableArguments {
             sessions: SessionLimits(
                 idleTimeout: .seconds(sessionIdleTimeout), maxSessions: maxSessions, perAddress: maxSessionsPerAddress,
                 creationBurst: sessionCreationBurst,
-                hibernateAfter: sessionHibernateAfter > 0 ? .seconds(sessionHibernateAfter) : nil
+                hibernateAfter: sessionHibernateAfter > 0 ? .seconds(sessionHibernateAfter) : nil,
+                idempotencyKeyLifetime: .seconds(idempotencyKeyLifetime)
             ),
             streams: StreamLimits(perSession: maxStreamsPerSession, total: maxStreams, heartbeat: .seconds(max(1, heartbeat))),
             sweepInterval: .seconds(sessionSweepInterval),

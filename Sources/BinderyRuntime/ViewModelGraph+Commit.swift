@@ -106,12 +106,14 @@ extension ViewModelGraph {
         // No batch for nothing: an empty one would chain on (and report) the previous outcome.
         guard !new.isEmpty else { return nil }
         let batch = openBatch ?? startBatch(persistence)
+        // A flush run for a request with an idempotency key: its versions claim the key.
+        let claim = RequestClaim.current
         for version in new {
             let host = version.host
             let running = host.viewModel.runningDeferredCommand
             batch.versions.append(CommittedVersion(
                 path: host.path, expected: host.queuedVersion, snapshot: version.snapshot,
-                state: host.viewModel.persistedState, runningCommand: running
+                state: host.viewModel.persistedState, runningCommand: running, claim: claim
             ))
             batch.rendered.append(version)
             if host.queuedCommand != nil, running == nil { batch.commandEnds.insert(ObjectIdentifier(host)) }

@@ -32,14 +32,19 @@ package struct CommittedVersion: Sendable, Equatable {
     package let state: JSONValue
     /// The deferred command running at this version, if any.
     package let runningCommand: String?
+    /// The idempotency key of the request whose flush rendered it, claimed with it.
+    package let claim: RequestClaim?
 
     /// Creates a committed version.
-    package init(path: String, expected: Int?, snapshot: EncodedSnapshot, state: JSONValue, runningCommand: String?) {
+    package init(
+        path: String, expected: Int?, snapshot: EncodedSnapshot, state: JSONValue, runningCommand: String?, claim: RequestClaim? = nil
+    ) {
         self.path = path
         self.expected = expected
         self.snapshot = snapshot
         self.state = state
         self.runningCommand = runningCommand
+        self.claim = claim
     }
 }
 

@@ -13,6 +13,8 @@ struct MemoryState {
     let logPolicy: VersionLogPolicy
     var sessions: [SessionTokenHash: StoredSession] = [:]
     var viewModels: [SessionTokenHash: [String: Entry]] = [:]
+    /// Each session's idempotency keys.
+    var keys: [SessionTokenHash: [String: IdempotencyRecord]] = [:]
 
     init(logPolicy: VersionLogPolicy) {
         self.logPolicy = logPolicy
@@ -44,9 +46,43 @@ struct MemoryState {
             }
             versions[key] = write.version
         }
+        var claimed: [SessionTokenHash: [String: IdempotencyRecord]] = [:]
+        for claim in writes.compactMap(\.claim) {
+            guard sessions[claim.session] != nil else { throw .sessionNotFound(claim.session) }
+            let held = claimed[claim.session]?[claim.key] ?? keys[claim.session]?[claim.key]
+            if let held, held.claimedAt >= claim.expiredBefore {
+                guard held.attempt == claim.attempt else { throw .keyClaimed(key: claim.key) }
+                continue
+            }
+            claimed[claim.session, default: [:]][claim.key] = IdempotencyRecord(
+                fingerprint: claim.fingerprint, attempt: claim.attempt, claimedAt: claim.at, answer: nil
+            )
+        }
         for write in writes {
             apply(write)
         }
+        for (session, records) in claimed { keys[session, default: [:]].merge(records) { $1 } }
+    }
+
+    /// Stores a request's answer on its claim, or with a new claim; nothing when another holds it.
+    mutating func recordAnswer(_ answer: StoredAnswer, for claim: IdempotencyClaim) throws(StoreError) {
+        guard sessions[claim.session] != nil else { throw .sessionNotFound(claim.session) }
+        var record = keys[claim.session]?[claim.key]
+            ?? IdempotencyRecord(fingerprint: claim.fingerprint, attempt: claim.attempt, claimedAt: claim.at, answer: nil)
+        guard record.attempt == claim.attempt else { return }
+        record.answer = answer
+        keys[claim.session, default: [:]][claim.key] = record
+    }
+
+    /// Forgets the keys claimed before `cutoff`; how many.
+    mutating func purgeKeys(claimedBefore cutoff: Date) -> Int {
+        var count = 0
+        for (session, records) in keys {
+            let kept = records.filter { $0.value.claimedAt >= cutoff }
+            count += records.count - kept.count
+            keys[session] = kept.isEmpty ? nil : kept
+        }
+        return count
     }
 
     private mutating func apply(_ write: ViewModelWrite) {
@@ -89,6 +125,7 @@ struct MemoryState {
 
     mutating func deleteSession(_ hash: SessionTokenHash) -> Bool {
         viewModels[hash] = nil
+        keys[hash] = nil
         return sessions.removeValue(forKey: hash) != nil
     }
 

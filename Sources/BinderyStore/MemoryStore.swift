@@ -65,6 +65,22 @@ package final class MemoryStore: SessionStateStore {
         }
     }
 
+    /// The record of an idempotency key claimed at `notBefore` or later.
+    package func idempotencyRecord(session: SessionTokenHash, key: String, notBefore: Date) async throws -> IdempotencyRecord? {
+        state.withLock { $0.keys[session]?[key] }.flatMap { $0.claimedAt >= notBefore ? $0 : nil }
+    }
+
+    /// Stores the answer on the claim (made now if no write made it).
+    package func recordAnswer(_ answer: StoredAnswer, for claim: IdempotencyClaim) async throws {
+        try state.withLock { state throws(StoreError) in try state.recordAnswer(answer, for: claim) }
+    }
+
+    /// Forgets the keys claimed before `cutoff`.
+    @discardableResult
+    package func purgeIdempotencyKeys(claimedBefore cutoff: Date) async throws -> Int {
+        state.withLock { $0.purgeKeys(claimedBefore: cutoff) }
+    }
+
     /// Marks every running deferred command interrupted.
     package func markRunningCommandsInterrupted() async throws -> [ViewModelKey] {
         state.withLock { $0.markRunningCommandsInterrupted() }

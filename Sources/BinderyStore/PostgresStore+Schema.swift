@@ -56,6 +56,25 @@ extension PostgresStore {
                 "ALTER TABLE bindery_view_model ADD COLUMN IF NOT EXISTS command_renewed_at double precision"
             ]
         ),
+        (
+            "v3 idempotency keys",
+            [
+                """
+                CREATE TABLE IF NOT EXISTS bindery_idempotency_key (
+                    session bytea NOT NULL REFERENCES bindery_session (token_hash) ON DELETE CASCADE,
+                    key text NOT NULL,
+                    fingerprint bytea NOT NULL,
+                    attempt bytea NOT NULL,
+                    claimed_at double precision NOT NULL,
+                    status integer,
+                    headers bytea,
+                    body bytea,
+                    PRIMARY KEY (session, key)
+                )
+                """,
+                "CREATE INDEX IF NOT EXISTS bindery_idempotency_key_by_age ON bindery_idempotency_key (claimed_at)",
+            ]
+        ),
     ]
 
     /// Opens one connection, applies the missing migrations under the advisory lock, closes it.

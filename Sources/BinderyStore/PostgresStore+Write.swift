@@ -46,6 +46,7 @@ extension PostgresStore {
             )
         }
         try await prune(write, policy: context.policy, on: connection, logger: logger)
+        if let claim = write.claim { try await record(claim, on: connection, logger: logger) }
         let change = ViewModelChange(key: key, version: write.version, node: context.nodeID)
         try await connection.query(
             "SELECT pg_notify(\(PostgresStore.channel), \(change.payload))", logger: logger

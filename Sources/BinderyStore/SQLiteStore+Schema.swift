@@ -1,7 +1,7 @@
 import GRDB
 
-/// The tables: sessions, one row per view model, and each view model's version log. Deleting a
-/// session cascades to the rest.
+/// The tables: sessions, one row per view model, each view model's version log, and the sessions'
+/// idempotency keys. Deleting a session cascades to the rest.
 extension SQLiteStore {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -34,6 +34,24 @@ extension SQLiteStore {
                         PRIMARY KEY (session, path, version),
                         FOREIGN KEY (session, path) REFERENCES view_model (session, path) ON DELETE CASCADE
                     ) WITHOUT ROWID;
+                    """
+            )
+        }
+        migrator.registerMigration("v2 idempotency keys") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE idempotency_key (
+                        session BLOB NOT NULL REFERENCES session (token_hash) ON DELETE CASCADE,
+                        key TEXT NOT NULL,
+                        fingerprint BLOB NOT NULL,
+                        attempt BLOB NOT NULL,
+                        claimed_at DOUBLE NOT NULL,
+                        status INTEGER,
+                        headers BLOB,
+                        body BLOB,
+                        PRIMARY KEY (session, key)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX idempotency_key_by_age ON idempotency_key (claimed_at);
                     """
             )
         }

@@ -15,11 +15,13 @@ import GRDB
 /// at each write. Finding the entries too old at each write was a scan of the view model's whole
 /// log, the most expensive statement of a PATCH.
 extension SQLiteStore {
-    /// Applies `writes` (all or none, inside the caller's savepoint) and records each session's use.
+    /// Applies `writes` (all or none, inside the caller's savepoint) with the idempotency keys they
+    /// claim, and records each session's use.
     static func apply(_ writes: [ViewModelWrite], policy: VersionLogPolicy, in db: Database) throws {
         var lastUse: [SessionTokenHash: Date] = [:]
         for write in writes {
             try apply(write, policy: policy, in: db)
+            if let claim = write.claim { try record(claim, in: db) }
             lastUse[write.key.session] = max(lastUse[write.key.session] ?? write.at, write.at)
         }
         for (session, at) in lastUse {

@@ -42,6 +42,19 @@ package protocol SessionStateStore: Sendable {
     /// are never deleted; returns the deleted hashes, least recently used first.
     func evictSessions(beyond maximum: Int, sparing: Set<SessionTokenHash>) async throws -> [SessionTokenHash]
 
+    /// The record of an idempotency key of `session` claimed at `notBefore` or later (older ones
+    /// have expired), or nil.
+    func idempotencyRecord(session: SessionTokenHash, key: String, notBefore: Date) async throws -> IdempotencyRecord?
+
+    /// Stores the answer of the claim's request: on its claim when one of its writes recorded it,
+    /// else with a new claim (a request that wrote nothing). Changes nothing when another
+    /// execution holds the key.
+    func recordAnswer(_ answer: StoredAnswer, for claim: IdempotencyClaim) async throws
+
+    /// Forgets the idempotency keys claimed before `cutoff`; returns how many.
+    @discardableResult
+    func purgeIdempotencyKeys(claimedBefore cutoff: Date) async throws -> Int
+
     /// Marks every running deferred command interrupted (call it once at start-up, before serving);
     /// returns the view models concerned.
     func markRunningCommandsInterrupted() async throws -> [ViewModelKey]

@@ -14,6 +14,9 @@ package enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case unavailable(reason: String)
     /// The store file could not be opened, created or migrated, or is corrupt.
     case cannotOpen(path: String, reason: String)
+    /// A write's idempotency key was claimed by another execution of the same request: nothing of
+    /// the caller's transaction was stored, and the other execution's answer is the one.
+    case keyClaimed(key: String)
 
     /// One line saying what happened.
     package var description: String {
@@ -30,6 +33,8 @@ package enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             "store unavailable: \(Self.oneLine(reason))"
         case .cannotOpen(let path, let reason):
             "cannot open store \(path): \(Self.oneLine(reason))"
+        case .keyClaimed:
+            "the idempotency key was claimed by another execution"
         }
     }
 

@@ -17,6 +17,8 @@ package struct ViewModelWrite: Hashable, Sendable {
     package var runningCommand: DeferredCommand?
     /// When the write happened: the log entry's time and the session's last use.
     package var at: Date
+    /// The idempotency key of the request that made the write, claimed in the same transaction.
+    package var claim: IdempotencyClaim?
 
     /// A write.
     package init(
@@ -26,7 +28,8 @@ package struct ViewModelWrite: Hashable, Sendable {
         state: Data,
         snapshot: Data?,
         runningCommand: DeferredCommand? = nil,
-        at: Date
+        at: Date,
+        claim: IdempotencyClaim? = nil
     ) {
         self.key = key
         self.expected = expected
@@ -35,5 +38,6 @@ package struct ViewModelWrite: Hashable, Sendable {
         self.snapshot = snapshot
         self.runningCommand = runningCommand
         self.at = at
+        self.claim = claim
     }
 }

@@ -7,6 +7,11 @@ final class FailingStore: SessionStateStore {
     private let base = MemoryStore()
     private let failing = Mutex(false)
     private let unreachable = Mutex(false)
+    private let losingAnswers = Mutex(false)
+
+    /// Makes every later answer of an idempotent request fail to be stored, as a node stopping
+    /// between a request's write and its answer would.
+    func loseAnswers(_ lose: Bool) { losingAnswers.withLock { $0 = lose } }
 
     /// Makes every later commit fail (or succeed again).
     func failCommits(_ fail: Bool) { failing.withLock { $0 = fail } }
@@ -36,6 +41,14 @@ final class FailingStore: SessionStateStore {
     func evictSessions(beyond maximum: Int, sparing: Set<SessionTokenHash>) async throws -> [SessionTokenHash] {
         try await base.evictSessions(beyond: maximum, sparing: sparing)
     }
+    func idempotencyRecord(session: SessionTokenHash, key: String, notBefore: Date) async throws -> IdempotencyRecord? {
+        try await base.idempotencyRecord(session: session, key: key, notBefore: notBefore)
+    }
+    func recordAnswer(_ answer: StoredAnswer, for claim: IdempotencyClaim) async throws {
+        if failing.withLock({ $0 }) || losingAnswers.withLock({ $0 }) { throw StoreError.unavailable(reason: "disk full") }
+        try await base.recordAnswer(answer, for: claim)
+    }
+    func purgeIdempotencyKeys(claimedBefore cutoff: Date) async throws -> Int { try await base.purgeIdempotencyKeys(claimedBefore: cutoff) }
     func markRunningCommandsInterrupted() async throws -> [ViewModelKey] { try await base.markRunningCommandsInterrupted() }
     func close() async throws { try await base.close() }
     var capabilities: StoreCapabilities { StoreCapabilities() }

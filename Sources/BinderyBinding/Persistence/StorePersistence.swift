@@ -45,7 +45,7 @@ struct StorePersistence: ViewModelPersistence {
                 state: try StoredJSON.encode(version.state),
                 snapshot: Data(version.snapshot.bytes),
                 runningCommand: version.runningCommand.map { DeferredCommand(name: $0, startedAt: at) },
-                at: at
+                at: at, claim: version.claim.flatMap(IdempotencyClaim.init)
             )
         }
         do {

@@ -80,11 +80,11 @@ package struct StoreRecordStorage: SharedRecordStorage {
     }
 
     /// Writes the record's JSON (or a tombstone) at its version, replacing `expected`, and logs
-    /// its change.
+    /// its change; a write made for a request with an idempotency key claims the key with it.
     package func write(_ record: StoredRecord, replacing expected: Int?) async throws(SharedStorageError) {
         let write = ViewModelWrite(
             key: key(record.id), expected: expected, version: record.version, state: record.state ?? Data("null".utf8),
-            snapshot: record.change ?? Data("{}".utf8), at: Date()
+            snapshot: record.change ?? Data("{}".utf8), at: Date(), claim: RequestClaim.current.flatMap(IdempotencyClaim.init)
         )
         do {
             try await store.commit([write])

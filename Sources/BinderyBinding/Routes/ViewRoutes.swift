@@ -41,15 +41,31 @@ struct ViewRoutes: HTTPResponder {
             )
         }
         let (session, setCookie) = try await sessions.session(for: request)
-        var response: Response
-        do {
-            response = try await Collaborator.$current.withValue(session.collaborator) {
-                try await respond(to: request, at: address, in: session)
+        let answer = { (address: ViewAddress) async -> Response in
+            do {
+                return try await Collaborator.$current.withValue(session.collaborator) {
+                    try await respond(to: request, at: address, in: session)
+                }
+            } catch let error as ViewModelError {
+                return Problem(error).response
+            } catch {
+                return Problem.from(error).response
             }
-        } catch let error as ViewModelError {
-            response = Problem(error).response
-        } catch {
-            response = Problem.from(error).response
+        }
+        var response: Response
+        switch address {
+        case .snapshot(let path) where request.method == .patch, .command(let path, _):
+            // Writes and commands run at most once per Idempotency-Key; a retry whose first
+            // attempt's answer is lost gets the view model's current snapshot.
+            do {
+                response = try await sessions.store.idempotency.respond(
+                    to: request, in: session, current: { await Self.current(path, in: session, for: request) }, run: { await answer(address) }
+                )
+            } catch {
+                response = error.response
+            }
+        default:
+            response = await answer(address)
         }
         if let setCookie { response.headers.append(HTTPField(name: .setCookie, value: setCookie)) }
         return response.logging(session, route: address.route)
@@ -117,6 +133,15 @@ struct ViewRoutes: HTTPResponder {
             let edit = try TextEditBody.request(from: try JSONBody.decode(request), input: name)
             let applied = try await graph.edit(path, input: name, edit)
             return Response.json(JSONWriter.bytes(of: TextEditBody.applied(applied, id: edit.id)))
+        }
+    }
+
+    /// The view model's current snapshot, as a write's answer.
+    private static func current(_ path: String, in session: Session, for request: Request) async -> Response {
+        do {
+            return SnapshotResponse.make(try await session.graph.snapshot(path), for: request)
+        } catch {
+            return Problem(error).response
         }
     }
 

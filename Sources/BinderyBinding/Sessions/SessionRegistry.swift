@@ -25,6 +25,8 @@ package final class SessionRegistry: Sendable {
     private let closedSinceSweep = Atomic<Int>(0)
     /// What every session's persistence shares.
     private let persistenceContext: StorePersistence.Context
+    /// The sessions' writes and commands that carry an `Idempotency-Key`.
+    let idempotency: IdempotentRequests
 
     /// Creates a store whose sessions' graphs serve `screens` and commit to `store`.
     ///
@@ -51,6 +53,7 @@ package final class SessionRegistry: Sendable {
         self.now = now
         self.wallClock = wallClock
         self.persistenceContext = .init(store: store, now: wallClock, commandLease: commandLease, metrics: metrics)
+        self.idempotency = IdempotentRequests(store: store, lifetime: limits.idempotencyKeyLifetime, now: wallClock)
     }
 
     /// The number of live sessions in memory.
@@ -152,6 +155,7 @@ package final class SessionRegistry: Sendable {
             }
         }
         _ = try? await store.purgeSessions(idleSince: wall - limits.idleTimeout.timeInterval)
+        _ = try? await store.purgeIdempotencyKeys(claimedBefore: wall - limits.idempotencyKeyLifetime.timeInterval)
         let sparing = reserved.union(live.map(\.tokenHash))
         _ = try? await store.evictSessions(beyond: limits.maxSessions, sparing: sparing)
         // glibc keeps what freed sessions held in its arenas (one per thread that allocated), so

@@ -1,0 +1,42 @@
+import BinderyHTTP
+import Crypto
+import Foundation
+import HTTPTypes
+
+/// The `Idempotency-Key` request header (IETF httpapi draft): a client's id for one logical write,
+/// sent again unchanged with each retry of it.
+enum IdempotencyKey {
+    /// The longest key taken, in characters.
+    static let maxLength = 255
+
+    /// The key in `header`: 1 to ``maxLength`` visible ASCII characters, bare or as a structured
+    /// field string (`"…"`, as the draft writes it); a 400 problem otherwise.
+    static func parse(_ header: String) throws(Problem) -> String {
+        var key = Substring(header)
+        if key.count >= 2, key.hasPrefix("\""), key.hasSuffix("\"") { key = key.dropFirst().dropLast() }
+        guard !key.isEmpty, key.unicodeScalars.count <= maxLength,
+            key.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) && $0 != "\"" && $0 != "\\" })
+        else {
+            throw Problem(
+                status: .badRequest, title: "Invalid Idempotency-Key",
+                detail: "Idempotency-Key is 1 to \(maxLength) visible ASCII characters (no quotes or backslashes), e.g. a UUID."
+            )
+        }
+        return String(key)
+    }
+
+    /// A digest of what makes a request the same request: its method, path and body.
+    static func fingerprint(of request: Request) -> Data {
+        var hasher = SHA256()
+        hasher.update(data: Data("\(request.method.rawValue) \(request.rawPath)\n".utf8))
+        hasher.update(data: request.body)
+        return Data(hasher.finalize())
+    }
+}
+
+extension HTTPField.Name {
+    /// `Idempotency-Key`: the client's id of one logical write.
+    static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
+    /// `Idempotent-Replayed: true` on an answer given again to a retry.
+    static let idempotentReplayed = HTTPField.Name("Idempotent-Replayed")!
+}

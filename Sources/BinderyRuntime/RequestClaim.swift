@@ -1,0 +1,36 @@
+import Foundation
+
+/// The idempotency key a request holds while it runs (`Idempotency-Key`), as the binding layer
+/// claims it. Every version a flush of the request renders and every shared record it commits
+/// carries the claim to the store, which records it in the same transaction: the key is taken
+/// exactly when something the request asked for is durable.
+///
+/// Set for the request's task with `RequestClaim.$current.withValue(claim) { … }`; the commands
+/// it starts inherit it.
+package struct RequestClaim: Sendable, Hashable {
+    /// The session's identity in the store (its token hash).
+    package let session: Data
+    /// The client's key.
+    package let key: String
+    /// A digest of the request: a retry must be the same request.
+    package let fingerprint: Data
+    /// This execution's own id.
+    package let attempt: Data
+    /// When the request was received.
+    package let at: Date
+    /// Claims of the key older than this have expired.
+    package let expiredBefore: Date
+
+    /// A claim.
+    package init(session: Data, key: String, fingerprint: Data, attempt: Data, at: Date, expiredBefore: Date) {
+        self.session = session
+        self.key = key
+        self.fingerprint = fingerprint
+        self.attempt = attempt
+        self.at = at
+        self.expiredBefore = expiredBefore
+    }
+
+    /// The claim of the request this task runs for, if it has one.
+    @TaskLocal package static var current: RequestClaim?
+}
