@@ -29,7 +29,7 @@ enum OpenAPICommandPaths {
                 command.navigates
                     ? "The command finished: the snapshot after it, with `navigate` (the page to open)."
                     : "The command finished: the snapshot after it.",
-                schema: result
+                schema: result, replayable: true
             ),
             "400": OpenAPI.response("BadRequest"),
             "409": OpenAPI.response("Conflict"),
@@ -41,7 +41,7 @@ enum OpenAPICommandPaths {
             responses["202"] = OpenAPIViewPaths.snapshotResponse(
                 "Still running after the `Prefer: wait` (default: no wait); it finishes in the background. The "
                     + "snapshot shows it executing; its end shows in later snapshots and events.",
-                schema: snapshot
+                schema: snapshot, replayable: true
             )
             responses["500"] = OpenAPI.response("InternalError")
             responses["502"] = OpenAPI.response("BadGateway")
@@ -51,7 +51,7 @@ enum OpenAPICommandPaths {
         }
         var operation = OpenAPIViewPaths.operation(
             command.name + route.name, of: route, summary: "\(command.name): \(command.summary)",
-            description: description(of: command), parameters: command.isDeferred ? ["PreferWait"] : [],
+            description: description(of: command), parameters: command.isDeferred ? ["PreferWait", "IdempotencyKey"] : ["IdempotencyKey"],
             responses: responses
         )
         if let argument = command.argument {

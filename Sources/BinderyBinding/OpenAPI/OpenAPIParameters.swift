@@ -41,6 +41,17 @@ enum OpenAPIParameters {
             "description": "Same as `Last-Event-ID`, for clients that cannot set headers (used when the header is absent).",
             "schema": ["type": "integer"],
         ],
+        "IdempotencyKey": [
+            "name": "Idempotency-Key", "in": "header", "required": false,
+            "description": .string("The client's id of this write (IETF httpapi draft), sent unchanged with each retry: the "
+                + "first answer is stored with the write and kept 24 h (while the session lives); a retry of the same "
+                + "request gets it again with `Idempotent-Replayed: true` and applies nothing, on any node and after a "
+                + "restart. The same key on another request (method, path, body) is 422; while the first still runs on "
+                + "another node, 409 with `Retry-After`. 1 to 255 visible ASCII characters without `\"` or `\\`, bare or "
+                + "as a structured-field string."),
+            "schema": ["type": "string", "pattern": #"^([!#-\[\]-~]{1,255}|"[!#-\[\]-~]{1,255}")$"#],
+            "examples": ["uuid": ["value": "5f0c9a3e-1b7d-4c2e-9a51-0f6a3d2b8e47"]],
+        ],
         "PatchesQuery": [
             "name": "patches", "in": "query", "required": false,
             "description": "`1`: send JSON Patch events (`event: patch`) after the first snapshot instead of whole snapshots.",
@@ -62,6 +73,10 @@ enum OpenAPIParameters {
             "schema": OpenAPI.string,
         ],
         "Allow": ["description": "The methods the resource answers.", "schema": OpenAPI.string, "required": true],
+        "IdempotentReplayed": [
+            "description": "`true` on the stored answer given again to a retry with the same `Idempotency-Key`.",
+            "schema": ["type": "string", "const": "true"],
+        ],
     ]
 
     /// The ways to present a session (`components/securitySchemes`).

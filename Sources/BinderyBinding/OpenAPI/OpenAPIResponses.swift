@@ -17,11 +17,14 @@ enum OpenAPIResponses {
             "A POST/PUT/PATCH body that is not JSON (`application/json`, `application/merge-patch+json`, any `+json`).",
         "UnprocessableContent":
             "Valid JSON that the view model refuses: unknown or invalid input, a patch that is not an object, "
-            + "a wrong command argument. Nothing changed.",
+            + "a wrong command argument, an `Idempotency-Key` used before for another request (`Idempotency key "
+            + "reused`). Nothing changed.",
         "Conflict":
             "The command is disabled in the current state (`Command disabled`) or already executing and its policy "
             + "is `serial` (`Command already executing`); its work was refused by a rule (`Command failed`); or the "
-            + "awaited execution was cancelled (`Command cancelled`), which changed nothing. `command` names it.",
+            + "awaited execution was cancelled (`Command cancelled`), which changed nothing. `command` names it. "
+            + "Or the request with this `Idempotency-Key` still runs on another node (`Request in progress`, with "
+            + "`Retry-After`).",
         "QueueFull":
             "The command's policy is `queue` and its queue is full (`Command queue full`); try again when an "
             + "execution has finished. `command` names it.",

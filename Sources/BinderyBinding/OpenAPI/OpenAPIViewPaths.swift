@@ -57,10 +57,13 @@ enum OpenAPIViewPaths {
     }
 
     /// A response carrying a snapshot (or a command's result) with its ETag.
-    static func snapshotResponse(_ description: String, schema: JSONValue) -> JSONValue {
-        [
+    /// A write's answer may be a retry's stored one (`replayable`: `Idempotent-Replayed`).
+    static func snapshotResponse(_ description: String, schema: JSONValue, replayable: Bool = false) -> JSONValue {
+        var headers: [String: JSONValue] = ["ETag": OpenAPI.header("ETag"), "Set-Cookie": OpenAPI.header("SetCookie")]
+        if replayable { headers["Idempotent-Replayed"] = OpenAPI.header("IdempotentReplayed") }
+        return [
             "description": .string(description),
-            "headers": ["ETag": OpenAPI.header("ETag"), "Set-Cookie": OpenAPI.header("SetCookie")],
+            "headers": .object(headers),
             "content": OpenAPI.content(schema),
         ]
     }
@@ -86,10 +89,11 @@ enum OpenAPIViewPaths {
             "patch\(route.name)", of: route, summary: "Write inputs: \(route.title)",
             description: "Writes inputs with a JSON merge patch, all or nothing, and answers the new snapshot. "
                 + "An empty body counts as `null` and is refused (422).",
-            parameters: ["IfMatch"],
+            parameters: ["IfMatch", "IdempotencyKey"],
             responses: [
-                "200": snapshotResponse("The snapshot after the write.", schema: snapshot),
+                "200": snapshotResponse("The snapshot after the write.", schema: snapshot, replayable: true),
                 "400": OpenAPI.response("BadRequest"),
+                "409": OpenAPI.problem("The request with this `Idempotency-Key` still runs on another node (`Retry-After`)."),
                 "412": OpenAPI.response("PreconditionFailed"),
                 "413": OpenAPI.response("ContentTooLarge"),
                 "415": OpenAPI.response("UnsupportedMediaType"),
