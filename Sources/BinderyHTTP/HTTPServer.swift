@@ -70,7 +70,12 @@ package final class HTTPServer: Sendable {
         // server refuses instead of leaving connections waiting. The headroom is what lets those
         // requests be read.
         let connectionLimit = configuration.connectionLimit + max(16, configuration.connectionLimit / 8)
-        let perIPLimit = (configuration.perIPConnectionLimit + workers - 1) / workers
+        // With head deadlines tracked, the dispatcher keeps each address within its limit over all
+        // workers, making an idle connection of that address yield to the newcomer; libmicrohttpd
+        // only stops an address beyond it by the headroom that lets the yielded connections
+        // close. Without, libmicrohttpd refuses the newcomer.
+        let perIPLimit = dispatcher.headDeadlines.perAddressLimit.map { $0 + max(16, $0 / 8) }
+            ?? (configuration.perIPConnectionLimit + workers - 1) / workers
         var daemons: [MHDDaemon] = []
         var port = configuration.port
         do {

@@ -17,7 +17,10 @@ import Darwin
 /// descriptor reused by a newer connection is never shut down by mistake.
 ///
 /// Knowing which connections wait for a head also lets a full server make room: an idle
-/// connection yields to a request (``reclaimIdleConnection()``).
+/// connection yields to a request (``reclaimIdleConnection()``), and at the per-address cap a new
+/// connection from that address makes that address's longest-waiting idle one yield (in
+/// ``opened(_:socket:address:now:)``), so everyone behind one NAT or proxy stays served while a
+/// flood from the same address holds the cap.
 final class HeadDeadlines: Sendable {
     private struct Connection {
         let socket: Int32
@@ -31,26 +34,49 @@ final class HeadDeadlines: Sendable {
         /// request is being handled (an event stream, for as long as it is open) is not here, so
         /// the sweep over 10,000 idle streams looks at none of them.
         var deadlines: [Int: ContinuousClock.Instant] = [:]
+        /// Open connections by client address.
+        var perAddress: [String: Int] = [:]
     }
 
     /// How long a connection may take to deliver a complete head; nil: no deadline.
     let limit: Duration?
+    /// Open connections allowed per client address over all workers; nil: libmicrohttpd's own
+    /// limit applies (it refuses the newcomer instead).
+    let perAddressLimit: Int?
     private let state = Mutex(State())
     private let expiredTotal = Atomic<Int>(0)
     private let reclaimedTotal = Atomic<Int>(0)
 
     /// Tracks connections under `limit`; nil (or a limit that is not positive) tracks nothing.
-    init(limit: Duration?) {
+    /// With `perAddressLimit`, also keeps each address within it.
+    init(limit: Duration?, perAddressLimit: Int? = nil) {
         self.limit = limit.flatMap { $0 > .zero ? $0 : nil }
+        self.perAddressLimit = self.limit == nil ? nil : perAddressLimit.map { max(1, $0) }
     }
 
     /// A connection from `address` opened on `socket`: its first head is due `limit` from `now`.
+    ///
+    /// One over the address's limit: the address's connection waiting longest for a head yields
+    /// (its socket is shut down); when none of its connections is waiting (all are busy with
+    /// requests or streams), the new one is shut down instead, as libmicrohttpd would refuse it.
     func opened(_ key: Int, socket: Int32, address: @autoclosure () -> String?, now: ContinuousClock.Instant) {
         guard let limit, socket >= 0 else { return }
         let connection = Connection(socket: socket, address: address() ?? "")
         state.withLock { state in
             state.connections[key] = connection
             state.deadlines[key] = now + limit
+            guard let perAddressLimit, !connection.address.isEmpty else { return }
+            state.perAddress[connection.address, default: 0] += 1
+            guard state.perAddress[connection.address, default: 0] > perAddressLimit else { return }
+            var oldest: (key: Int, deadline: ContinuousClock.Instant)?
+            for (other, deadline) in state.deadlines where other != key && state.connections[other]?.address == connection.address {
+                if oldest.map({ deadline < $0.deadline }) ?? true { oldest = (other, deadline) }
+            }
+            let yielding = oldest?.key ?? key
+            state.deadlines[yielding] = nil
+            if yielding != key { reclaimedTotal.add(1, ordering: .relaxed) }
+            // Under the lock, as in `expire`: the descriptor is still that connection's.
+            if let socket = state.connections[yielding]?.socket { _ = shutdown(socket, Int32(SHUT_RDWR)) }
         }
     }
 
@@ -73,8 +99,11 @@ final class HeadDeadlines: Sendable {
     func closed(_ key: Int) {
         guard limit != nil else { return }
         state.withLock { state in
-            state.connections[key] = nil
             state.deadlines[key] = nil
+            guard let connection = state.connections.removeValue(forKey: key), perAddressLimit != nil,
+                let count = state.perAddress[connection.address]
+            else { return }
+            state.perAddress[connection.address] = count > 1 ? count - 1 : nil
         }
     }
 

@@ -28,7 +28,9 @@ final class RequestDispatcher: Sendable {
         observer: (@Sendable (CompletedRequest) -> Void)? = nil
     ) {
         self.configuration = configuration
-        headDeadlines = HeadDeadlines(limit: .seconds(configuration.requestHeadTimeoutSeconds))
+        headDeadlines = HeadDeadlines(
+            limit: .seconds(configuration.requestHeadTimeoutSeconds), perAddressLimit: configuration.perIPConnectionLimit
+        )
         self.responder = responder
         self.logger = logger
         self.observer = observer

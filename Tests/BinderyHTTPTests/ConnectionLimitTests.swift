@@ -46,6 +46,29 @@ struct ConnectionLimitTests {
         }
     }
 
+    @Test func aClientSharingAnAddressWithAFloodIsServed() async throws {
+        // Everyone here is 127.0.0.1, like everyone behind one NAT: idle connections holding the
+        // address's cap yield to the newcomer instead of it being refused at the door.
+        let configuration = ServerConfiguration(port: 0, workers: 2, connectionLimit: 64, perIPConnectionLimit: 4)
+        try await withServer(testRouter(), configuration: configuration) { server in
+            var flood: [RawHTTPClient] = []
+            for _ in 0..<4 {
+                let client = try RawHTTPClient(port: server.port, timeout: .seconds(3))
+                try await client.send("GET /fast HTTP/1.1\r\nHost: x\r\n")  // a head that never ends
+                flood.append(client)
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            for _ in 0..<3 {
+                let user = try RawHTTPClient(port: server.port)
+                #expect(try await user.request("GET", "/fast").status == 200)
+                user.close()
+            }
+            #expect(server.reclaimedIdleConnections >= 1)
+            #expect(try await flood[0].waitForClose(), "the flood's connection waiting longest made room")
+            flood.forEach { $0.close() }
+        }
+    }
+
     @Test func aRequestBeyondTheTotalTakesTheIdlestConnectionsPlace() async throws {
         let configuration = ServerConfiguration(port: 0, workers: 2, connectionLimit: 4, perIPConnectionLimit: 64)
         try await withServer(testRouter(), configuration: configuration) { server in

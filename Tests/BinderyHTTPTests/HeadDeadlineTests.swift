@@ -92,6 +92,27 @@ struct HeadDeadlineTests {
         #expect(deadlines.reclaimedCount == 3)
     }
 
+    @Test("At the per-address cap, that address's connection waiting longest yields to a newcomer")
+    func perAddressCapTakesThatAddressesOldest() {
+        let other = SocketPair(), old = SocketPair(), busy = SocketPair(), newer = SocketPair(), newest = SocketPair()
+        let deadlines = HeadDeadlines(limit: .seconds(30), perAddressLimit: 2)
+        deadlines.opened(1, socket: other.server, address: "10.0.0.9", now: start)
+        deadlines.opened(2, socket: old.server, address: "10.0.0.1", now: start + .seconds(1))
+        deadlines.opened(3, socket: busy.server, address: "10.0.0.1", now: start)
+        deadlines.headArrived(3)
+        deadlines.opened(4, socket: newer.server, address: "10.0.0.1", now: start + .seconds(2))
+        #expect(old.clientSeesEnd, "its address's connection waiting longest yielded")
+        #expect(!other.clientSeesEnd, "never another address's")
+        #expect(!busy.clientSeesEnd && !newer.clientSeesEnd)
+        deadlines.closed(2)
+        deadlines.headArrived(4)
+        // Every connection of the address is busy: the newcomer is the one that goes.
+        deadlines.opened(5, socket: newest.server, address: "10.0.0.1", now: start + .seconds(3))
+        #expect(newest.clientSeesEnd)
+        #expect(!busy.clientSeesEnd && !newer.clientSeesEnd)
+        #expect(deadlines.reclaimedCount == 1)
+    }
+
     @Test("A limit of zero tracks nothing")
     func zeroLimitTracksNothing() {
         let pair = SocketPair()

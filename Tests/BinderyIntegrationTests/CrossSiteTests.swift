@@ -11,7 +11,7 @@ struct CrossSiteTests {
     /// `Host: 127.0.0.1:<port>`, as a browser does).
     private func browser(_ server: TestServer) async throws -> (HTTPTestClient, [String: String]) {
         let client = server.anonymousClient()
-        let first = try await client.request("GET", "/api/views/form")
+        let first = try await client.request("POST", "/api/sessions")
         let cookie = try #require(first.header("Set-Cookie")?.split(separator: ";").first.map(String.init))
         return (client, ["Cookie": cookie])
     }
@@ -129,8 +129,13 @@ struct CrossSiteTests {
         try await TestServer.with(sessions: SessionLimits(maxSessions: 50, perAddress: 50, creationBurst: 20, creationsPerSecond: 0.01)) { server in
             let user = try await server.newSession()
             let anonymous = server.anonymousClient()
+            for _ in 0..<40 {
+                let read = try await anonymous.request("GET", "/api/views/form")
+                #expect(read.status == 200 && read.header("Set-Cookie") == nil, "reading without a session creates none")
+            }
+            #expect(server.application.sessions.count == 1)
             var statuses: [Int] = []
-            for _ in 0..<40 { statuses.append(try await anonymous.request("GET", "/api/views/form").status) }
+            for _ in 0..<40 { statuses.append(try await anonymous.request("PATCH", "/api/views/form", body: "{}").status) }
             #expect(statuses.prefix(19).allSatisfy { $0 == 200 }, "the burst (the user's session took one)")
             #expect(statuses.suffix(21).allSatisfy { $0 == 429 })
             let kept = try await user.request("GET", "/api/views/form")

@@ -53,8 +53,12 @@ struct FormHTTPTests {
     @Test func cookieSessionIsCreatedOnFirstUseAndUnknownBearerIsRefused() async throws {
         try await TestServer.with { server in
             let anonymous = server.anonymousClient()
-            let first = try await anonymous.request("GET", "/api/views/form")
+            let read = try await anonymous.request("GET", "/api/views/form")
+            #expect(read.status == 200)
+            #expect(read.header("Set-Cookie") == nil, "reading a screen creates no session")
+            let first = try await anonymous.request("PATCH", "/api/views/form", body: #"{"phone": "186"}"#)
             #expect(first.status == 200)
+            #expect(first.input("phone") == "186")
             let cookie = try #require(first.header("Set-Cookie"))
             #expect(cookie.contains("HttpOnly"))
             #expect(cookie.contains("SameSite=Strict"))

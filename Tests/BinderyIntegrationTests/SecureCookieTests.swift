@@ -8,7 +8,7 @@ struct SecureCookieTests {
     private func cookies(_ server: TestServer, headers: [String: String] = [:]) async throws -> [String?] {
         let client = server.anonymousClient()
         let created = try await client.request("POST", "/api/sessions", headers: headers)
-        let implicit = try await client.request("GET", "/api/views/form", headers: headers)
+        let implicit = try await client.request("PATCH", "/api/views/form", headers: headers, body: "{}")
         #expect(created.status == 201)
         #expect(implicit.status == 200)
         return [created.header("Set-Cookie"), implicit.header("Set-Cookie")]

@@ -54,6 +54,32 @@ struct SessionQuotaTests {
         #expect(try await durable.session(victim.tokenHash) != nil)
     }
 
+    @Test func aSessionWrittenToOutlivesNewerEmptySessionsOfItsAddress() async throws {
+        // Everyone behind one NAT shares an address: a flood of sessions from it must push out its
+        // own empty sessions, not the work of a user behind the same address.
+        let now = ManualNow()
+        let store = SessionRegistry(limits: SessionLimits(maxSessions: 100, perAddress: 3), screens: [], now: now.read)
+        let user = try await store.create(from: "10.0.0.1")
+        user.noteWritten()
+        var flood: [Session] = []
+        for _ in 0..<10 {
+            now.advance(.seconds(1))
+            flood.append(try await store.create(from: "10.0.0.1"))
+        }
+        #expect(store.session(for: user.token[...]) === user, "the oldest, but the only one written to")
+        #expect(store.count == 3)
+        #expect(flood.suffix(2).allSatisfy { store.session(for: $0.token[...]) === $0 })
+        // Once every session of the address was written to, the least recently used gives way.
+        now.advance(.seconds(1))
+        for session in flood.suffix(2) {
+            _ = store.session(for: session.token[...])
+            session.noteWritten()
+        }
+        now.advance(.seconds(1))
+        _ = try await store.create(from: "10.0.0.1")
+        #expect(store.session(for: user.token[...]) == nil)
+    }
+
     @Test func whenMemoryIsFullTheBusiestAddressLosesASessionFirst() async throws {
         let now = ManualNow()
         let store = SessionRegistry(limits: SessionLimits(maxSessions: 4, perAddress: 10), screens: [], now: now.read)

@@ -40,7 +40,21 @@ struct ViewRoutes: HTTPResponder {
                 headers: [.allow: allow]
             )
         }
+        // Reading a screen without a session creates none: a new session's snapshot, kept nowhere.
+        if case .snapshot(let path) = address, request.method == .get || request.method == .head,
+            request.query["after"] == nil, !sessions.presentsSession(request)
+        {
+            var response: Response
+            do {
+                response = SnapshotResponse.make(try await sessions.store.visitorSnapshot(path), for: request)
+            } catch {
+                response = Problem(error).response
+            }
+            response.route = address.route
+            return response
+        }
         let (session, setCookie) = try await sessions.session(for: request)
+        if request.method == .patch || request.method == .post { session.noteWritten() }
         let answer = { (address: ViewAddress) async -> Response in
             do {
                 return try await Collaborator.$current.withValue(session.collaborator) {

@@ -32,10 +32,16 @@ struct LiveSessions {
         countByAddress.max { $0.value < $1.value }.flatMap { $0.value > 1 ? $0.key : nil }
     }
 
-    /// The least recently active session from `address`, or of all sessions when nil.
+    /// The session of `address` (of all sessions when nil) that gives way to a new one: the least
+    /// recently active of those never written to, or when every one was, of all. A flood of
+    /// sessions from an address that others share (a NAT, a proxy) then pushes out its own empty
+    /// sessions, not a user's work.
     func leastRecentlyActive(from address: String?, at now: ContinuousClock.Instant) -> Session? {
         let candidates = address.map { address in bySecret.values.filter { $0.address == address } } ?? Array(bySecret.values)
-        return candidates.min { $0.lastActive(at: now) < $1.lastActive(at: now) }
+        return candidates.min { first, second in
+            let (a, b) = (first.hasBeenWritten, second.hasBeenWritten)
+            return a != b ? !a : first.lastActive(at: now) < second.lastActive(at: now)
+        }
     }
 
     /// The session whose token has this hash.

@@ -16,12 +16,13 @@ package final class Session: Sendable {
     let address: String?
     /// Who the session is to other users (presence, who deleted what).
     package let collaborator: Collaborator
-    private let use: Mutex<(lastUsed: ContinuousClock.Instant, openStreams: Int)>
+    private let use: Mutex<(lastUsed: ContinuousClock.Instant, openStreams: Int, written: Bool)>
 
-    /// Creates a session around a new graph.
+    /// Creates a session around a new graph; `written` when its client has written to it before
+    /// (a session restored with view models).
     init(
         secret: SessionSecret, tokenHash: SessionTokenHash, logID: String, graph: ViewModelGraph,
-        now: ContinuousClock.Instant, address: String? = nil
+        now: ContinuousClock.Instant, address: String? = nil, written: Bool = false
     ) {
         self.secret = secret
         self.tokenHash = tokenHash
@@ -29,7 +30,7 @@ package final class Session: Sendable {
         self.graph = graph
         self.address = address
         self.collaborator = Collaborator(session: tokenHash)
-        self.use = Mutex((now, 0))
+        self.use = Mutex((now, 0, written))
     }
 
     /// The secret as the client shows it: 32 lowercase hex digits. Never logged.
@@ -42,6 +43,15 @@ package final class Session: Sendable {
     /// that only watches is in use), else its last request.
     func lastActive(at now: ContinuousClock.Instant) -> ContinuousClock.Instant {
         use.withLock { $0.openStreams > 0 ? now : $0.lastUsed }
+    }
+
+    /// Whether its client ever wrote to it (an input, a command): such a session gives way to a
+    /// new one only when no session that was only read can.
+    package var hasBeenWritten: Bool { use.withLock { $0.written } }
+
+    /// Records that its client wrote to it.
+    package func noteWritten() {
+        use.withLock { $0.written = true }
     }
 
     /// Records a use at `now`.

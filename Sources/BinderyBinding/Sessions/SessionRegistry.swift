@@ -82,6 +82,15 @@ package final class SessionRegistry: Sendable {
         return session
     }
 
+    /// The snapshot of `path` as a new session would show it, rendered by a graph that is dropped
+    /// at once: reading a screen without a session keeps nothing on the server, so a flood of
+    /// such reads has nothing to evict.
+    package func visitorSnapshot(_ path: String) async throws(ViewModelError) -> EncodedSnapshot {
+        let graph = ViewModelGraph(screens: screens, persistence: nil, restored: [:])
+        defer { Task { await graph.close() } }
+        return try await graph.snapshot(path)
+    }
+
     /// Records that an event stream of `session` opened or ended: an open stream keeps the
     /// session in use (it is neither expired nor evicted first while a tab watches).
     package func streamChanged(_ session: Session, opened: Bool) {
@@ -235,7 +244,7 @@ package final class SessionRegistry: Sendable {
         return Session(
             secret: secret, tokenHash: hash, logID: SessionToken.makeLogID(),
             graph: ViewModelGraph(screens: screens, persistence: persistence, restored: restored), now: now(),
-            address: address
+            address: address, written: !restored.isEmpty
         )
     }
 

@@ -62,6 +62,11 @@ package struct SessionResolver: Sendable {
         }
     }
 
+    /// Whether the request presents a session (a bearer token or the cookie), valid or not.
+    func presentsSession(_ request: Request) -> Bool {
+        credential(in: request) != nil
+    }
+
     private func restore(_ token: Substring) async throws(Problem) -> Session? {
         do {
             return try await store.restore(token)
