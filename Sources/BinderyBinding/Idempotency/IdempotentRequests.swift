@@ -26,6 +26,7 @@ final class IdempotentRequests: Sendable {
     private let store: any SessionStateStore
     private let lifetime: TimeInterval
     private let now: @Sendable () -> Date
+    private let metrics: BinderyMetrics?
     /// A session's key.
     private struct Running: Hashable {
         let session: SessionTokenHash
@@ -35,10 +36,11 @@ final class IdempotentRequests: Sendable {
     /// Keys whose request runs on this node, with the retries waiting for it.
     private let running = Mutex<[Running: [CheckedContinuation<Void, Never>]]>([:])
 
-    init(store: any SessionStateStore, lifetime: Duration, now: @escaping @Sendable () -> Date) {
+    init(store: any SessionStateStore, lifetime: Duration, now: @escaping @Sendable () -> Date, metrics: BinderyMetrics?) {
         self.store = store
         self.lifetime = lifetime.timeInterval
         self.now = now
+        self.metrics = metrics
     }
 
     /// Answers `request` by `run` (which turns its errors into problem responses), at most once
@@ -93,6 +95,7 @@ final class IdempotentRequests: Sendable {
     /// What a retry gets: the first answer, a 422 for another request, a 409 while the first runs.
     private func replay(_ record: IdempotencyRecord, fingerprint: Data, current: () async -> Response) async throws(Problem) -> Response {
         guard record.fingerprint == fingerprint else {
+            metrics?.idempotentRetry("reused")
             throw Problem(
                 status: .unprocessableContent, title: "Idempotency key reused",
                 detail: "This Idempotency-Key was used for another request (method, path or body); use a new key for a new request."
@@ -106,6 +109,7 @@ final class IdempotentRequests: Sendable {
             }
             response = Response(status: HTTPResponse.Status(code: answer.status), headers: fields, body: .bytes(Array(answer.body)))
         } else if now().timeIntervalSince(record.claimedAt) < Self.pendingWindow {
+            metrics?.idempotentRetry("in_progress")
             throw Problem(
                 status: .conflict, title: "Request in progress",
                 detail: "The request with this Idempotency-Key is still running; retry with the same key.", headers: [.retryAfter: "1"]
@@ -114,6 +118,7 @@ final class IdempotentRequests: Sendable {
             response = await current()
         }
         response.headers[.idempotentReplayed] = "true"
+        metrics?.idempotentRetry("replayed")
         return response
     }
 

@@ -63,6 +63,12 @@ package final class BinderyMetrics: Sendable {
         }
     }
 
+    /// Counts a retry with an `Idempotency-Key` answered without running: `replayed` (the stored
+    /// answer), `in_progress` (409 while the first runs elsewhere), `reused` (422, another request).
+    package func idempotentRetry(_ outcome: String) {
+        CoreMetrics.Counter(label: "bindery_idempotent_retries_total", dimensions: [("outcome", outcome)], factory: factory).increment()
+    }
+
     /// Counts quiet sessions that left memory for the store (hibernated).
     package func sessionsHibernated(_ count: Int) {
         guard count > 0 else { return }

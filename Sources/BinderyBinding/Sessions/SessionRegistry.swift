@@ -53,7 +53,9 @@ package final class SessionRegistry: Sendable {
         self.now = now
         self.wallClock = wallClock
         self.persistenceContext = .init(store: store, now: wallClock, commandLease: commandLease, metrics: metrics)
-        self.idempotency = IdempotentRequests(store: store, lifetime: limits.idempotencyKeyLifetime, now: wallClock)
+        self.idempotency = IdempotentRequests(
+            store: store, lifetime: limits.idempotencyKeyLifetime, now: wallClock, metrics: metrics
+        )
     }
 
     /// The number of live sessions in memory.
