@@ -20,15 +20,22 @@ package struct RequestClaim: Sendable, Hashable {
     package let at: Date
     /// Claims of the key older than this have expired.
     package let expiredBefore: Date
+    /// Whether the request runs a command: a version that only shows a deferred command running
+    /// (its start) is bookkeeping, not what was asked for, and claims nothing; the work's own
+    /// writes and its end do. A node that dies before the work wrote anything leaves the key free.
+    package let isCommand: Bool
 
     /// A claim.
-    package init(session: Data, key: String, fingerprint: Data, attempt: Data, at: Date, expiredBefore: Date) {
+    package init(
+        session: Data, key: String, fingerprint: Data, attempt: Data, at: Date, expiredBefore: Date, isCommand: Bool
+    ) {
         self.session = session
         self.key = key
         self.fingerprint = fingerprint
         self.attempt = attempt
         self.at = at
         self.expiredBefore = expiredBefore
+        self.isCommand = isCommand
     }
 
     /// The claim of the request this task runs for, if it has one.

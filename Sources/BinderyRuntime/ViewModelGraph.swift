@@ -90,8 +90,17 @@ package actor ViewModelGraph {
             guard wait > .zero, let result = await task.value(waitingUpTo: wait, on: clock) else {
                 return .running(await latest(path, fallback: host))
             }
-            // The end of the work is a new version: answer only once it is committed.
-            try await commitChanges()
+            // The end of the work is a new version: answer only once it is committed. One that
+            // lost a race with another node's version is applied again on top of it (`reapply`):
+            // the work is done either way, so the command succeeded.
+            var lostRace = false
+            do {
+                try await commitChanges()
+            } catch {
+                guard case .versionConflict = error else { throw error }
+                lostRace = true
+            }
+            if lostRace { await settle() }
             return outcome(result, snapshot: (hosts[path] ?? host).current)
         }
     }

@@ -109,10 +109,21 @@ extension PostgresStore {
     static func touch(
         _ tokenHash: SessionTokenHash, at time: Date, on connection: PostgresConnection, logger: Logger
     ) async throws -> Bool {
+        // A shared lock says the session exists and holds off its deletion until the commit; the
+        // row is updated (an exclusive lock) only when its last use moves. The shared models'
+        // pseudo-session, last used in the distant future and written by every node at once, is
+        // then never locked exclusively: nodes writing shared records and sessions in different
+        // orders no longer deadlock on it (each deadlock cost PostgreSQL's 1 s detection).
         try await connection.query(
             """
-            UPDATE bindery_session SET last_used_at = GREATEST(last_used_at, \(time.storeValue))
-            WHERE token_hash = \(tokenHash.bytes) RETURNING 1
+            WITH found AS (
+                SELECT 1 FROM bindery_session WHERE token_hash = \(tokenHash.bytes) FOR KEY SHARE
+            ), moved AS (
+                UPDATE bindery_session SET last_used_at = \(time.storeValue)
+                WHERE token_hash = \(tokenHash.bytes) AND last_used_at < \(time.storeValue) AND EXISTS (SELECT 1 FROM found)
+                RETURNING 1
+            )
+            SELECT 1 FROM found
             """,
             logger: logger
         ).hasRow()

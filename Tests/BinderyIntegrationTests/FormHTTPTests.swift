@@ -80,7 +80,12 @@ struct FormHTTPTests {
                 "GET", "/api/views/form", headers: ["Cookie": "bindery_session=\(String(repeating: "b", count: 32))"]
             )
             #expect(unknownCookie.status == 200)
-            #expect(unknownCookie.header("Set-Cookie")?.contains(String(repeating: "b", count: 32)) == false)
+            #expect(unknownCookie.header("Set-Cookie") == nil, "a read with an unknown cookie creates no session either")
+            let unknownCookieWrite = try await anonymous.request(
+                "PATCH", "/api/views/form", headers: ["Cookie": "bindery_session=\(String(repeating: "b", count: 32))"], body: "{}"
+            )
+            #expect(unknownCookieWrite.status == 200)
+            #expect(unknownCookieWrite.header("Set-Cookie")?.contains(String(repeating: "b", count: 32)) == false, "never adopted")
         }
     }
 

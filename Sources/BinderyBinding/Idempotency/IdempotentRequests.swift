@@ -63,7 +63,8 @@ final class IdempotentRequests: Sendable {
         }
         let claim = RequestClaim(
             session: session.tokenHash.bytes, key: key, fingerprint: fingerprint,
-            attempt: Data((0..<16).map { _ in UInt8.random(in: .min ... .max) }), at: received, expiredBefore: notBefore
+            attempt: Data((0..<16).map { _ in UInt8.random(in: .min ... .max) }), at: received, expiredBefore: notBefore,
+            isCommand: request.method == .post
         )
         let response = await RequestClaim.$current.withValue(claim) { await run() }
         guard let stored = IdempotencyClaim(claim) else { return response }

@@ -45,7 +45,7 @@ struct StorePersistence: ViewModelPersistence {
                 state: try StoredJSON.encode(version.state),
                 snapshot: Data(version.snapshot.bytes),
                 runningCommand: version.runningCommand.map { DeferredCommand(name: $0, startedAt: at) },
-                at: at, claim: version.claim.flatMap(IdempotencyClaim.init)
+                at: at, claim: Self.claim(of: version)
             )
         }
         do {
@@ -57,6 +57,13 @@ struct StorePersistence: ViewModelPersistence {
             outcome = "failed"
             throw error
         }
+    }
+
+    /// The idempotency key a version claims: none for one that shows a command's work still
+    /// running (see ``RequestClaim/isCommand``).
+    private static func claim(of version: CommittedVersion) -> IdempotencyClaim? {
+        guard let claim = version.claim, !(claim.isCommand && version.runningCommand != nil) else { return nil }
+        return IdempotencyClaim(claim)
     }
 
     func latest(of path: String) async throws -> RestoredViewModel? {

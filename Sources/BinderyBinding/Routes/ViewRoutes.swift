@@ -40,9 +40,10 @@ struct ViewRoutes: HTTPResponder {
                 headers: [.allow: allow]
             )
         }
-        // Reading a screen without a session creates none: a new session's snapshot, kept nowhere.
+        // Reading a screen without a session (or with an unknown cookie) creates none: a new
+        // session's snapshot, kept nowhere.
         if case .snapshot(let path) = address, request.method == .get || request.method == .head,
-            request.query["after"] == nil, !sessions.presentsSession(request)
+            request.query["after"] == nil, try await sessions.existingSession(for: request) == nil
         {
             var response: Response
             do {

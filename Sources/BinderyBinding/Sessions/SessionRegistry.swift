@@ -119,12 +119,15 @@ package final class SessionRegistry: Sendable {
 
     /// The session with this token: the live one, or the one the store keeps, restored (its
     /// view models come back lazily with their versions). Nil for unknown or idle-expired ones.
-    package func restore(_ token: Substring) async throws(ViewModelError) -> Session? {
+    ///
+    /// A session restored for a client at `address` counts toward that address's limit.
+    package func restore(_ token: Substring, from address: String? = nil) async throws(ViewModelError) -> Session? {
         if let live = session(for: token) { return live }
         guard let key = SessionSecret(token: token) else { return nil }
+        let quotaKey = address.map(CreationQuota.key(for:))
         let task = restoring.withLock { restoring in
             if let running = restoring[key] { return running }
-            let task = Task { try await self.load(key) }
+            let task = Task { try await self.load(key, address: quotaKey) }
             restoring[key] = task
             return task
         }
@@ -226,7 +229,7 @@ package final class SessionRegistry: Sendable {
         return running
     }
 
-    private func load(_ secret: SessionSecret) async throws -> Session? {
+    private func load(_ secret: SessionSecret, address: String?) async throws -> Session? {
         let token = secret.token
         let hash = SessionTokenHash(token: token)
         guard let stored = try await store.session(hash) else { return nil }
@@ -235,7 +238,7 @@ package final class SessionRegistry: Sendable {
         let restored = StorePersistence.restored(
             from: try await store.viewModels(of: hash), store: store, now: wallClock(), lease: commandLease
         )
-        let session = makeSession(secret: secret, hash: hash, restored: restored)
+        let session = makeSession(secret: secret, hash: hash, restored: restored, address: address)
         return insert(session)
     }
 

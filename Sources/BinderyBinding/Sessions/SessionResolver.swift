@@ -39,21 +39,7 @@ package struct SessionResolver: Sendable {
     /// Returns the `Set-Cookie` value to send when a session was created. (The route group's
     /// ``CrossSiteCheck`` has refused unsafe requests from other sites before.)
     func session(for request: Request) async throws(Problem) -> (session: Session, setCookie: String?) {
-        switch credential(in: request) {
-        case .bearer(let token):
-            guard let session = try await restore(token) else {
-                throw Problem(
-                    status: .unauthorized, title: "Unknown session",
-                    detail: "The bearer token is unknown or expired; create a session with POST /api/sessions.",
-                    headers: [.wwwAuthenticate: "Bearer"]
-                )
-            }
-            return (session, nil)
-        case .cookie(let token):
-            if let session = try await restore(token) { return (session, nil) }
-        case nil:
-            break
-        }
+        if let session = try await existingSession(for: request) { return (session, nil) }
         do {
             let session = try await store.create(from: ClientAddress.of(request, trustingForwardedFor: trustForwardedFor))
             return (session, Self.cookie(for: session, secure: isSecure(request)))
@@ -62,14 +48,31 @@ package struct SessionResolver: Sendable {
         }
     }
 
-    /// Whether the request presents a session (a bearer token or the cookie), valid or not.
-    func presentsSession(_ request: Request) -> Bool {
-        credential(in: request) != nil
+    /// The request's session, restored from the store when it is not in memory; nil when it
+    /// presents none or an unknown cookie (a read then needs none). An unknown bearer token is a
+    /// 401 problem.
+    func existingSession(for request: Request) async throws(Problem) -> Session? {
+        switch credential(in: request) {
+        case .bearer(let token):
+            guard let session = try await restore(token, for: request) else {
+                throw Problem(
+                    status: .unauthorized, title: "Unknown session",
+                    detail: "The bearer token is unknown or expired; create a session with POST /api/sessions.",
+                    headers: [.wwwAuthenticate: "Bearer"]
+                )
+            }
+            return session
+        case .cookie(let token):
+            return try await restore(token, for: request)
+        case nil:
+            return nil
+        }
     }
 
-    private func restore(_ token: Substring) async throws(Problem) -> Session? {
+    /// The session of `token`, restored for the request's address (its session count).
+    private func restore(_ token: Substring, for request: Request) async throws(Problem) -> Session? {
         do {
-            return try await store.restore(token)
+            return try await store.restore(token, from: ClientAddress.of(request, trustingForwardedFor: trustForwardedFor))
         } catch {
             throw Problem(error)
         }
