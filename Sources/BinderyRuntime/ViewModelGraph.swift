@@ -79,13 +79,20 @@ package actor ViewModelGraph {
             try await commitChanges()
             return outcome(result, snapshot: host.current)
         case .running(let task):
+            // The start ("executing") lost a race with another node's version: the reload shows
+            // the command still running here and commits that in a version of its own, while the
+            // work goes on (it may have written a shared record already). Any other failure stops
+            // this execution only: others of a concurrent or queued command go on.
+            var refused: ViewModelError?
             do {
                 try await commitChanges()
             } catch {
-                // Only this execution: others of a concurrent or queued command go on.
+                if case .versionConflict = error {} else { refused = error }
+            }
+            if let refused {
                 task.cancel()
                 _ = await task.value
-                throw error
+                throw refused
             }
             guard wait > .zero, let result = await task.value(waitingUpTo: wait, on: clock) else {
                 return .running(await latest(path, fallback: host))

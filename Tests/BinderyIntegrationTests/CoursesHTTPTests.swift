@@ -107,8 +107,10 @@ struct CoursesHTTPTests {
             let started = try await client.request("POST", "/api/views/courses/commands/load")
             #expect(started.status == 202)
             let version = try #require(started.version)
-            let latest = try await clock.advancing(by: .seconds(1)) {
-                try await client.request("GET", "/api/views/courses?after=\(version)", headers: ["Prefer": "wait=14"])
+            // Small steps and the longest wait: on a busy machine the work may need many steps of
+            // real time before it runs, and the long-poll must not time out (304) before.
+            let latest = try await clock.advancing(by: .milliseconds(250)) {
+                try await client.request("GET", "/api/views/courses?after=\(version)", headers: ["Prefer": "wait=60"])
             }
             #expect(latest.json["commands"]?.objectValue?["load"]?.objectValue?["executing"] == false)
             #expect(latest.output("courses")?.arrayValue?.isEmpty == false)
