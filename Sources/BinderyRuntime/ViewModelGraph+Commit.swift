@@ -41,6 +41,16 @@ extension ViewModelGraph {
         _ = await commitChain?.value
     }
 
+    /// Flushes what changed before a request applies its own change (other sessions' shared
+    /// records, renders pending): those versions are not the request's doing and claim no
+    /// idempotency key, so a key is taken only with what the request itself wrote.
+    @discardableResult
+    func flushUnclaimed() -> Task<CommitOutcome, Never>? {
+        claimsWithheld = true
+        defer { claimsWithheld = false }
+        return flush()
+    }
+
     /// Flushes and waits for the commit of what changed; throws when it failed (and was rolled
     /// back): ``ViewModelError/versionConflict`` when another node committed first.
     ///
@@ -107,7 +117,7 @@ extension ViewModelGraph {
         guard !new.isEmpty else { return nil }
         let batch = openBatch ?? startBatch(persistence)
         // A flush run for a request with an idempotency key: its versions claim the key.
-        let claim = RequestClaim.current
+        let claim = claimsWithheld ? nil : RequestClaim.current
         for version in new {
             let host = version.host
             let running = host.viewModel.runningDeferredCommand

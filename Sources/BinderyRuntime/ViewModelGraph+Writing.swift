@@ -17,10 +17,11 @@ extension ViewModelGraph {
             // render) still gets its own version first. Both wait while the view model reloads
             // what another node committed.
             if ifVersion != nil || reloading.contains(ObjectIdentifier(host)) {
-                await settle()
+                flushUnclaimed()
+                _ = await commitChain?.value
                 for _ in 0..<5 where host.version != host.current.version { await settle() }
             } else {
-                flush()
+                flushUnclaimed()
             }
             // A version newer than ours: another node wrote it and this copy has not heard yet.
             if let ifVersion, let newest = ifVersion.max(), newest > host.current.version {

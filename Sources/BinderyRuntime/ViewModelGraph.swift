@@ -30,6 +30,9 @@ package actor ViewModelGraph {
     var hosts: [String: ViewModelHost] = [:]
     private var nextID = 0
     private(set) var isClosed = false
+    /// While set, a flush's versions claim no idempotency key: what it renders is not the doing
+    /// of the request that runs it (see ``flushUnclaimed()``).
+    var claimsWithheld = false
     private nonisolated let flushPending = Atomic<Bool>(false)
 
     /// Creates a graph whose root view models are built on first use from `screens`.
@@ -72,7 +75,8 @@ package actor ViewModelGraph {
         _ path: String, command name: String, argument: JSONValue?, wait: Duration = .zero
     ) async throws(ViewModelError) -> CommandOutcome {
         let host = try await preparedHost(at: path)
-        await settle()
+        flushUnclaimed()
+        _ = await commitChain?.value
         let (_, started) = try host.viewModel.startCommand(name, argument: argument, isolation: self)
         switch started {
         case .finished(let result):
