@@ -1,5 +1,6 @@
 """Clients of the reliability tests: a probe that measures what an ordinary client gets, and
-connection floods (idle or slowloris) from many loopback source addresses.
+connection floods (idle, slowloris or slow-body) from one or many loopback source addresses,
+opened once or held (reopened as the server closes them).
 
 Linux routes all of 127.0.0.0/8 to the loopback interface, so a client socket bound to
 127.0.0.X before `connect` looks to the server like a different client address: that is how
@@ -171,14 +172,24 @@ def is_closed(sock: socket.socket) -> bool:
         return True
 
 
-class Flood:
-    """Connections held open from many loopback addresses: `idle` ones send nothing, `slowloris`
-    ones send a partial request head and then one more header line every `trickle` seconds.
+SLOW_BODY_LENGTH = 65536
+"""The Content-Length a slow-body connection announces: trickled one byte at a time, it never
+arrives during a test (and stays under the 1 MiB body limit, so the head is accepted)."""
 
-    A background thread does the trickling; `close()` stops it and closes every socket."""
+
+class Flood:
+    """Connections held open from loopback addresses: `idle` ones send nothing, `slowloris`
+    ones send a partial request head and then one more header line every `trickle` seconds,
+    `slowbody` ones send a complete head (`POST /api/sessions` with a Content-Length of
+    SLOW_BODY_LENGTH) and then one byte of the body every `trickle` seconds. An idle or
+    slowloris connection waits for a request head; a slow-body one is busy with a request.
+
+    A background thread does the trickling; `hold()` keeps an address at a number of open
+    connections, opening new ones as the server closes them (an attacker who reconnects);
+    `close()` stops both and closes every socket."""
 
     def __init__(self, port: int, mode: str, trickle: float = 2.0):
-        assert mode in ("idle", "slowloris")
+        assert mode in ("idle", "slowloris", "slowbody")
         self.port = port
         self.mode = mode
         self.trickle = trickle
@@ -186,23 +197,31 @@ class Flood:
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._holders: list[threading.Thread] = []
         self.trickled = 0
+        self.reopened = 0
+        """Connections `hold()` opened to replace ones the server closed (or refused)."""
+
+    def _connect(self, address: str) -> socket.socket | None:
+        try:
+            sock = connect_from(address, self.port, timeout=2.0)
+        except OSError:
+            return None
+        try:
+            if self.mode == "slowloris":
+                sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow-0: a\r\n")
+            elif self.mode == "slowbody":
+                sock.sendall(b"POST /api/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                             b"Content-Type: application/json\r\n"
+                             + f"Content-Length: {SLOW_BODY_LENGTH}\r\n\r\n[".encode())
+        except OSError:
+            pass
+        return sock
 
     def open(self, address: str, count: int) -> list[socket.socket]:
         """Opens `count` connections from `address` (those the server refuses are closed by it,
         see `alive`)."""
-        opened = []
-        for _ in range(count):
-            try:
-                sock = connect_from(address, self.port, timeout=2.0)
-            except OSError:
-                continue
-            if self.mode == "slowloris":
-                try:
-                    sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow-0: a\r\n")
-                except OSError:
-                    pass
-            opened.append(sock)
+        opened = [sock for sock in (self._connect(address) for _ in range(count)) if sock is not None]
         with self._lock:
             self.sockets.setdefault(address, []).extend(opened)
         return opened
@@ -212,10 +231,49 @@ class Flood:
             groups = [self.sockets.get(address, [])] if address else list(self.sockets.values())
             return sum(1 for group in groups for sock in group if not is_closed(sock))
 
+    def hold(self, address: str, count: int, interval: float = 0.05) -> None:
+        """From now until `close()`: as soon as the server closes connections from `address`
+        (waiting at most `interval` seconds to notice), forgets them and opens new ones until
+        `count` are open (or were just opened: one the server refuses shows as closed on the next
+        round). With the address at the server's per-address cap, the flood keeps it there."""
+        def keep() -> None:
+            while not self._stop.is_set():
+                with self._lock:
+                    group = list(self.sockets.get(address, []))
+                try:
+                    readable = select.select(group, [], [], interval)[0] if group else []
+                except (OSError, ValueError):
+                    readable = group
+                if not readable and len(group) >= count:
+                    continue
+                with self._lock:
+                    group = self.sockets.setdefault(address, [])
+                    gone = [sock for sock in group if is_closed(sock)]
+                    for sock in gone:
+                        group.remove(sock)
+                        sock.close()
+                    missing = count - len(group)
+                if not gone and missing <= 0:
+                    # Readable but open (an answer the server sent): do not spin on it.
+                    self._stop.wait(interval)
+                    continue
+                for _ in range(max(0, missing)):
+                    if self._stop.is_set():
+                        return
+                    sock = self._connect(address)
+                    if sock is None:
+                        continue
+                    with self._lock:
+                        self.sockets.setdefault(address, []).append(sock)
+                        self.reopened += 1
+        thread = threading.Thread(target=keep, name=f"hold-{address}", daemon=True)
+        self._holders.append(thread)
+        thread.start()
+
     def start_trickling(self) -> None:
-        if self.mode != "slowloris" or self._thread:
+        if self.mode == "idle" or self._thread:
             return
-        self._thread = threading.Thread(target=self._trickle_loop, name="slowloris", daemon=True)
+        self._thread = threading.Thread(target=self._trickle_loop, name=self.mode, daemon=True)
         self._thread.start()
 
     def _trickle_loop(self) -> None:
@@ -223,9 +281,10 @@ class Flood:
         while not self._stop.wait(self.trickle):
             with self._lock:
                 socks = [sock for group in self.sockets.values() for sock in group]
+            data = f"X-Slow-{line}: a\r\n".encode() if self.mode == "slowloris" else b" "
             for sock in socks:
                 try:
-                    sock.send(f"X-Slow-{line}: a\r\n".encode(), socket.MSG_DONTWAIT)
+                    sock.send(data, socket.MSG_DONTWAIT)
                 except OSError:
                     pass
             self.trickled = line
@@ -233,8 +292,9 @@ class Flood:
 
     def close(self) -> None:
         self._stop.set()
-        if self._thread:
-            self._thread.join(timeout=10)
+        for thread in [self._thread, *self._holders]:
+            if thread:
+                thread.join(timeout=10)
         with self._lock:
             for group in self.sockets.values():
                 for sock in group:
