@@ -35,6 +35,27 @@ enum OpenAPIFixedPaths {
         ok: ["description": "The OpenAPI 3.1 document.", "content": OpenAPI.content(["type": "object"])]
     )
 
+    /// `PUT /api/session`: the client's session, made if it has none.
+    static var ensureSession: JSONValue {
+        var ensure = operation(
+            "ensureSession", tag: "sessions", summary: "Make sure this client has a session",
+            description: "Reading a screen needs no session (nothing is kept for it). A page that will write or watch "
+                + "calls this first, so its parallel requests share one session: the session the cookie or bearer "
+                + "token names (200), or a new one with its cookie (201). An unknown bearer token is 401.",
+            ok: ["description": "The request's session exists.", "content": OpenAPI.content(OpenAPI.object(["created": ["type": "boolean"]]))],
+            also: [
+                "201": [
+                    "description": "A new session; the cookie carries it.",
+                    "headers": ["Set-Cookie": OpenAPI.header("SetCookie")],
+                    "content": OpenAPI.content(OpenAPI.object(["created": ["type": "boolean"]])),
+                ],
+                "401": OpenAPI.response("Unauthorized"),
+            ]
+        ).objectValue ?? [:]
+        ensure["security"] = OpenAPI.sessionSecurity
+        return .object(ensure)
+    }
+
     /// `GET /api/events`: the streams of several views over one connection.
     static var events: JSONValue {
         var watch = operation(

@@ -33,6 +33,7 @@ struct BinderyRoutes {
         let client = configuration.servesClient ? ClientFiles(configuration: configuration, logger: logger) : nil
         table.group([CrossSiteCheck()]) { group in
             group.add(.post, "/api/sessions", SessionRoutes(store: sessions, resolver: resolver), OpenAPIFixedPaths.createSession)
+            group.add(.put, "/api/session", SessionEnsureRoute(resolver: resolver), OpenAPIFixedPaths.ensureSession)
             // Views decide their own Allow: a snapshot, its events and its commands differ.
             for method in [.get, .patch, .post, .put, .delete, .options] as [HTTPRequest.Method] {
                 group.add(method, "/api/views/{rest...}", views, nil)

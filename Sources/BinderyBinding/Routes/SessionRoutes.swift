@@ -24,3 +24,20 @@ struct SessionRoutes: HTTPResponder {
         return response.logging(session)
     }
 }
+
+/// `PUT /api/session`: makes sure the client has a session, once, before the requests that need
+/// one: the session its cookie or bearer token names (200), or a new one with its cookie (201).
+/// Reading a screen needs none (the server keeps nothing for such a read), so a page that will
+/// write or watch says so first, and its parallel requests then share one session instead of
+/// each creating its own.
+struct SessionEnsureRoute: HTTPResponder {
+    let resolver: SessionResolver
+
+    func respond(to request: Request) async throws -> Response {
+        let (session, setCookie) = try await resolver.session(for: request)
+        let body = try JSONEncoder().encode(["created": setCookie != nil])
+        var response = Response.json(Array(body), status: setCookie == nil ? .ok : .created, headers: [.cacheControl: "no-store"])
+        if let setCookie { response.headers.append(HTTPField(name: .setCookie, value: setCookie)) }
+        return response.logging(session)
+    }
+}

@@ -10,6 +10,7 @@ import * as api from './api.js';
 import { retry } from './backoff.js';
 import { Binder } from './binder.js';
 import { Inspector } from './inspector/inspector.js';
+import { pageHub } from './binder/hub.js';
 import { lookup } from './binder/members.js';
 import { Presence } from './presence.js';
 import { match, routeTable } from './routes.js';
@@ -188,10 +189,11 @@ async function loadScreens() {
   return Object.fromEntries(loaded.filter(Boolean).filter(([, module]) => typeof module.mount === 'function'));
 }
 
-// The first request establishes the session cookie; routing waits for it so that the screen's
-// parallel requests don't each create a session of their own. While the server can't be reached
-// the catalogue is asked again with the shared back-off; a refusal leaves only the home screen.
-const catalogue = retry(() => api.listViews(), {
+// The session comes first (PUT /api/session: reads need none, but the screen's writes and its
+// stream do); routing waits for it so that the screen's parallel requests don't each create a
+// session of their own. While the server can't be reached the catalogue is asked again with the
+// shared back-off; a refusal leaves only the home screen.
+const catalogue = retry(() => api.ensureSession().then(() => api.listViews()), {
   retryable: (err) => !(err instanceof api.ProblemError && err.status < 500),
   onRetry: () => setConnection('reconnecting'),
 }).catch((err) => {
@@ -218,5 +220,7 @@ window.__bindery = {
   get routes() { return routes; },
   /** Closes the current event stream as if the network dropped it; the binder reconnects. */
   dropStream() { if (current && current.binder) current.binder.dropStream(); },
+  /** The page's one event stream (binder/hub.js): this tab's role, views, the connection's state. */
+  get events() { return pageHub().describe(); },
   navigate: (url) => navigate(url),
 };

@@ -1,6 +1,7 @@
 // backoff.js — the client's one retry schedule: 1 s, 2 s, 4 s, 8 s, then every 15 s. Everything
-// that retries (input writes, the event stream, loading the screen catalogue) counts its
-// attempts with a Backoff, so they all slow down alike when the server is away.
+// that retries (input writes and commands, sent again with their Idempotency-Key; the event
+// stream; loading the screen catalogue) counts its attempts with a Backoff, jittered, so they all
+// slow down alike when the server is away and many tabs don't come back in step.
 
 const STEPS_MS = [1000, 2000, 4000, 8000, 15000];
 

@@ -38,6 +38,7 @@ import { Conflict } from './binder/conflict.js';
 import { askToStartAgain } from './binder/forgotten.js';
 import { EventStream } from './binder/stream.js';
 import { same } from './binder/members.js';
+import { restoreUnsent, sendCommand } from './binder/outbox.js';
 import { Scope } from './binder/scope.js';
 import { InputWriter } from './binder/writer.js';
 
@@ -107,6 +108,7 @@ export class Binder {
 
   /** Loads the current snapshot, then subscribes to the event stream. */
   async start() {
+    restoreUnsent(this); // edits and commands kept from before a reload (binder/outbox.js)
     try {
       this.receive(await api.getSnapshot(this.path), { origin: 'get' });
     } catch (err) {
@@ -222,7 +224,11 @@ export class Binder {
     if (!snapshot || this.stopped || this.forgotten) return false;
     const snapPath = (snapshot.path || path).replace(/^\/+/, '');
     if (snapPath !== this.path) return false;
-    if (!force && typeof snapshot.version === 'number' && snapshot.version <= this.version) {
+    // The same version with other content comes from another lineage: the page was read without
+    // a session (the server keeps nothing for such a read) and the session that the stream or a
+    // write then created shows its own first version. Apply it.
+    const otherLineage = origin === 'event' && snapshot.version === this.version && this.snapshot && !same(snapshot, this.snapshot);
+    if (!force && !otherLineage && typeof snapshot.version === 'number' && snapshot.version <= this.version) {
       // Not newer; still refresh inputs that a write just acknowledged (they may differ if the
       // server normalised them) or whose refused edit was dropped (they show the server's value).
       if ((origin === 'write' || origin === 'resync') && this.snapshot) {
@@ -269,13 +275,16 @@ export class Binder {
     this.notify({ title: 'Error', message: api.describeError(err), details: api.problemDetails(err), command });
   }
 
-  /** Executes a command; flushes pending input writes first so the command sees them. */
-  async execute(name, body, { path = this.path, element = null, quiet = false } = {}) {
+  /**
+   * Executes a command; flushes pending input writes first so the command sees them. It carries
+   * an Idempotency-Key and is sent again while the server can't be reached (binder/outbox.js);
+   * `key`: a command kept from before a reload, sent again with its key.
+   */
+  async execute(name, body, { path = this.path, element = null, quiet = false, key = null } = {}) {
     if (element) { this.localBusy.add(element); this.repaint(); }
     const toastsBefore = this.errorToasts;
     try {
-      await this.writerFor(path).flush();
-      const { snapshot } = await api.executeCommand(path, name, body);
+      const { snapshot } = await sendCommand(this, path, name, body, { quiet, key });
       this.receive(snapshot, { origin: 'command', path });
       if (snapshot && snapshot.navigate && this.options.navigate && !this.stopped) {
         this.options.navigate(snapshot.navigate);

@@ -11,6 +11,9 @@
 // server still holds at `base` (or at a value we sent without hearing back) is ours to send; any
 // other value there means someone changed the same field meanwhile: a conflict for the user.
 //
+// Unsent edits outlive a reload: binder/outbox.js keeps them (a password as its length only) and
+// `restore` puts them back in the control, dirty, to be sent when the server answers.
+//
 // An input its source lists in `texts` is collaborative: binder/collab.js takes over its edits and
 // its rendering (operations merged with other users' typing, instead of whole-value PATCHes).
 
@@ -52,6 +55,23 @@ export class InputBinding {
   /** Whether the server's `value` for this input is one we know of (not someone else's edit). */
   agreesWith(value) {
     return same(value, this.base) || this.unconfirmed.some((v) => same(v, value));
+  }
+
+  /**
+   * Shows an edit kept in sessionStorage from before a reload (binder/outbox.js), with what was
+   * known of the server's value then: the control is dirty, as if it had just been typed. Answers
+   * the edit's sequence number.
+   */
+  restore(value, { base, unconfirmed = [] } = {}) {
+    const el = this.el;
+    if (!this.type && value != null) {
+      this.type = typeof value === 'number' ? (Number.isInteger(value) ? 'integer' : 'number') : typeof value === 'boolean' ? 'boolean' : 'string';
+    }
+    if (el.type === 'checkbox') el.checked = Boolean(value); else el.value = value == null ? '' : String(value);
+    this.base = base;
+    this.unconfirmed = [...unconfirmed];
+    this.editSeq += 1;
+    return this.editSeq;
   }
 
   /** Makes the control show the server's value again (its unsent edit is given up). */

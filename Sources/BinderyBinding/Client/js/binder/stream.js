@@ -1,44 +1,41 @@
-// stream.js — the event stream of one view model: an EventSource that resumes after the last
-// applied version and, when it drops, shows "reconnecting", checks the view and reopens with the
-// shared back-off (jittered, so that many tabs don't stampede).
+// stream.js — the event stream of one view model, as its binder sees it: versions, named events
+// (`edits`: text operations of collaborative inputs, sent just before the version that shows
+// them; `presence`: who else is on this screen), and the connection's state ("reconnecting" while
+// it is down). It opens no EventSource of its own: it joins the page's hub (hub.js), which follows
+// every view of the page — and, through a leader tab, of every tab of the browser — over one
+// stream (GET /api/events, connection.js: patches applied there, resume with lastEventId,
+// reconnect with the shared, jittered back-off).
 //
-// The stream asks for patches (?patches=1): the server sends a whole snapshot first, as a default
-// (unnamed) `message` event (`id:` the version, `data:` the snapshot), then `patch` events: an RFC
-// 6902 JSON Patch from the version this stream received last (its first operation tests that
-// version). A patch that does not apply reopens the stream for a whole snapshot.
-// Our own new EventSource can't send Last-Event-ID, so it resumes with ?lastEventId=<version>.
-// Named events without a version (`edits`: text operations of collaborative inputs, sent just
-// before the version that shows them; `presence`: who else is on this screen) go to onEvent.
+// When the stream comes back after a failure, or the server ended this view's part of it (the
+// session closed), the binder checks its view (check(): its snapshot again, a 404 or a forgotten
+// session) — in the tab that holds the stream before it reopens, as the page's first request. A
+// view the server refused (a `problem` event) is checked too, and asked for again after the
+// back-off unless the binder gives up on it.
 
-import * as api from '../api.js';
 import { Backoff } from '../backoff.js';
-import { note, byteSize } from '../trace.js';
-import { applyPatch } from './patch.js';
-
-const STEADY_MS = 5000; // a stream that stayed up this long earns a quick retry when it drops
-const EXTRA_EVENTS = ['edits', 'presence'];
+import { pageHub } from './hub.js';
 
 export class EventStream {
   /**
    * Callbacks:
-   *   version() -> the last version applied (-1 for none): where a reopened stream resumes;
-   *   onSnapshot(snapshot) for every event;
-   *   onEvent(name, data) for each named event of EXTRA_EVENTS, data parsed;
-   *   onOpen() whenever the stream (re)opens;
+   *   version() -> the last version applied (-1 for none);
+   *   onSnapshot(snapshot) for every version (whole, patches applied);
+   *   onEvent(name, data) for each named event (`edits`, `presence`), data parsed;
+   *   onOpen() whenever the stream (re)opens for this view;
    *   onState(state) on each change of "connecting" | "open" | "reconnecting" | "closed";
-   *   check() before reopening -> promise of "open" (reopen now), "retry" (back off again) or
-   *     "stop" (the view is gone for good).
+   *   check() once the stream is back after a failure, or when the server refused the view ->
+   *     promise of "open" (fine), "retry" (check again after the back-off) or "stop" (the view is
+   *     gone for good: the stream closes).
    */
   constructor(path, { version, onSnapshot, onEvent = () => {}, onOpen = () => {}, onState = () => {}, check = async () => 'open' }) {
-    this.path = path;
+    this.path = path.replace(/^\/+/, '');
     this.hooks = { version, onSnapshot, onEvent, onOpen, onState, check };
-    this.source = null;
     this.state = 'connecting';
     this.closed = false;
+    this.joined = false;
     this.backoff = new Backoff({ jitter: true });
-    this.openedAt = 0;
     this.timer = null;
-    this.last = null; // the snapshot this stream received last: what a patch applies to
+    this.checked = false; // checked before the stream reopened (probe): no check again once open
   }
 
   setState(state) {
@@ -47,85 +44,97 @@ export class EventStream {
     this.hooks.onState(state);
   }
 
+  /** Follows the view (through the page's hub). */
   open() {
+    if (this.closed || this.joined) return;
+    this.joined = true;
+    pageHub().add(this);
+  }
+
+  /** The hub: the connection is `state`, and follows this view or not. */
+  connection(state, followed) {
     if (this.closed) return;
-    // Resume only from the snapshot this stream holds: a patch needs it as its base.
-    const version = this.last ? this.hooks.version() : -1;
-    if (this.last && this.last.version !== version) this.last = null;
-    const source = new EventSource(api.eventsURL(this.path, this.last ? version : null, { patches: true }));
-    this.source = source;
-    source.onopen = () => {
-      if (this.source !== source) return;
-      this.openedAt = Date.now();
+    if (state === 'open' && followed) {
+      const was = this.state;
+      const { checked } = this;
+      this.checked = false;
+      if (was === 'open') return;
       this.setState('open');
       this.hooks.onOpen();
-    };
-    source.onmessage = (event) => {
-      if (this.source !== source) return;
-      this.backoff.reset();
-      let snapshot;
-      try { snapshot = JSON.parse(event.data); } catch { return; }
-      note({ type: 'event', path: this.path, kind: 'snapshot', version: snapshot.version, bytes: byteSize(event.data) });
-      this.last = snapshot;
-      this.hooks.onSnapshot(snapshot);
-    };
-    source.addEventListener('patch', (event) => {
-      if (this.source !== source) return;
-      this.backoff.reset();
-      let snapshot;
-      note({ type: 'event', path: this.path, kind: 'patch', version: Number(event.lastEventId) || null, bytes: byteSize(event.data) });
-      try {
-        snapshot = applyPatch(this.last, JSON.parse(event.data));
-      } catch {
-        // Not the version this patch was made against: start again from a whole snapshot.
-        this.last = null;
-        this.drop();
-        return;
-      }
-      this.last = snapshot;
-      this.hooks.onSnapshot(snapshot);
-    });
-    for (const name of EXTRA_EVENTS) {
-      source.addEventListener(name, (event) => {
-        if (this.source !== source) return;
-        let data;
-        try { data = JSON.parse(event.data); } catch { return; }
-        note({ type: 'event', path: this.path, kind: name, version: null, bytes: byteSize(event.data) });
-        this.hooks.onEvent(name, data);
-      });
+      if (was === 'reconnecting' && !checked) this.verify();
+    } else if (state === 'reconnecting') {
+      this.setState('reconnecting');
     }
-    source.onerror = () => {
-      if (this.source === source) this.drop();
-    };
+    // Otherwise (connecting, or this view not yet in the stream: a new leader, a new set of
+    // views) nothing failed: the state stays as it was.
   }
 
-  /** Closes the stream and reopens it after the back-off (also the tests' debug hook). */
+  /** The hub: an event of this view. */
+  deliver(message) {
+    if (this.closed) return;
+    switch (message.kind) {
+      case 'snapshot':
+      case 'patch':
+        this.hooks.onSnapshot(message.snapshot);
+        break;
+      case 'edits':
+      case 'presence':
+        this.hooks.onEvent(message.kind, message.data);
+        break;
+      case 'problem':
+        this.refused();
+        break;
+      case 'end':
+        this.setState('reconnecting'); // the hub follows it again; check() once it does
+        break;
+      default:
+    }
+  }
+
+  /**
+   * The page's stream is about to reopen after a failure (this tab holds it): the binder checks
+   * its view first -> "open", "retry" (the server is still away) or "stop" (closed).
+   */
+  async probe() {
+    if (this.closed) return 'stop';
+    const verdict = await this.hooks.check();
+    if (this.closed) return 'stop';
+    if (verdict === 'stop') { this.close(); return 'stop'; }
+    this.checked = verdict === 'open';
+    return verdict;
+  }
+
+  /** Back after a failure: the binder checks its view (a 404, a forgotten session, what was missed). */
+  async verify() {
+    clearTimeout(this.timer);
+    const verdict = await this.hooks.check();
+    if (this.closed) return;
+    if (verdict === 'stop') this.close();
+    else if (verdict === 'retry') this.timer = setTimeout(() => this.verify(), this.backoff.next());
+    else this.backoff.reset();
+  }
+
+  /** The server would not follow this view: the binder checks it; else ask again later. */
+  async refused() {
+    clearTimeout(this.timer);
+    const verdict = await this.hooks.check();
+    if (this.closed) return;
+    if (verdict === 'stop') { this.close(); return; }
+    this.timer = setTimeout(() => { if (!this.closed) pageHub().retry(this.path); }, this.backoff.next());
+  }
+
+  /** Drops the page's stream as if the network did; it reconnects (the tests' debug hook). */
   drop() {
-    if (this.source) this.source.close();
-    this.source = null;
     if (this.closed) return;
     this.setState('reconnecting');
-    clearTimeout(this.timer);
-    // A stream that stayed up a while earns a quick retry; one that keeps failing backs off.
-    if (this.openedAt && Date.now() - this.openedAt > STEADY_MS) this.backoff.reset();
-    this.openedAt = 0;
-    this.timer = setTimeout(() => this.reconnect(), this.backoff.next());
+    pageHub().drop();
   }
 
-  async reconnect() {
-    if (this.closed) return;
-    const verdict = await this.hooks.check();
-    if (verdict === 'stop') this.close();
-    else if (verdict === 'retry') this.drop();
-    else this.open();
-  }
-
-  /** Closes the stream for good. */
+  /** Stops following the view for good. */
   close() {
     this.closed = true;
     clearTimeout(this.timer);
-    if (this.source) this.source.close();
-    this.source = null;
+    if (this.joined) pageHub().remove(this);
     this.setState('closed');
   }
 }
