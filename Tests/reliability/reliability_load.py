@@ -300,3 +300,14 @@ class Flood:
                 for sock in group:
                     sock.close()
             self.sockets.clear()
+
+
+def wait_until(condition, timeout: float, step: float = 0.02) -> float | None:
+    """Seconds until `condition()` held, or None when it did not within `timeout`."""
+    began = time.monotonic()
+    while True:
+        if condition():
+            return time.monotonic() - began
+        if time.monotonic() - began > timeout:
+            return None
+        time.sleep(step)

@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from reliability_load import PROBE_TIMEOUT, Flood, create_session, probe, request
+from reliability_load import PROBE_TIMEOUT, Flood, create_session, probe, request, wait_until
 from reliability_server import serve_help
 
 MAX_CONNECTIONS = 200
@@ -51,17 +51,6 @@ def flood_options() -> list[str]:
     if "--request-head-timeout" in serve_help():
         return [*OPTIONS, "--request-head-timeout", "60"]
     return OPTIONS
-
-
-def wait_until(condition, timeout: float, step: float = 0.02) -> float | None:
-    """Seconds until `condition()` held, or None when it did not within `timeout`."""
-    began = time.monotonic()
-    while True:
-        if condition():
-            return time.monotonic() - began
-        if time.monotonic() - began > timeout:
-            return None
-        time.sleep(step)
 
 
 def flood_test(bindery, report, mode: str) -> None:

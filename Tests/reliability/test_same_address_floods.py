@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import time
 
-from reliability_load import PROBE_TIMEOUT, Flood, create_session, probe, request
+from reliability_load import PROBE_TIMEOUT, Flood, create_session, probe, request, wait_until
 from reliability_server import serve_help
 
 PER_IP = 32
@@ -58,17 +58,6 @@ def options() -> list[str]:
     if "--request-head-timeout" in serve_help():
         return [*OPTIONS, "--request-head-timeout", "60"]
     return OPTIONS
-
-
-def wait_until(condition, timeout: float, step: float = 0.02) -> float | None:
-    """Seconds until `condition()` held, or None when it did not within `timeout`."""
-    began = time.monotonic()
-    while True:
-        if condition():
-            return time.monotonic() - began
-        if time.monotonic() - began > timeout:
-            return None
-        time.sleep(step)
 
 
 def same_address_flood(bindery, report, mode: str) -> dict:
