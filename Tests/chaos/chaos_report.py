@@ -14,9 +14,20 @@ from chaos_scenario import ChaosRun
 
 
 def writer_recovery(writer: ChaosWriter, cut_over: float) -> float | None:
-    """Seconds from nginx accepting again until this writer's first 2xx answer."""
-    answered = writer.successes_after(cut_over)
-    return answered[0] - cut_over if answered else None
+    """Seconds from nginx accepting again until this writer was served again: when it sent the
+    first request after the cut that a node answered 2xx. That request's own running time (an
+    addStep contending with three other writers for one recipe across three nodes takes up to
+    about 2 s) is the command's latency, not a lack of recovery: `first_successes` reports the
+    answers themselves."""
+    served = sorted((a for a in writer.attempts() if 200 <= a.status < 300 and a.answered >= cut_over),
+                    key=lambda a: a.answered)
+    return max(served[0].sent, cut_over) - cut_over if served else None
+
+
+def first_successes(run: ChaosRun) -> dict[str, float | None]:
+    """Seconds from nginx accepting again until each writer's first 2xx answer arrived (its
+    request's running time included)."""
+    return {w.name: (round(a[0] - run.cut_over, 3) if (a := w.successes_after(run.cut_over)) else None) for w in run.writers}
 
 
 def watcher_recovery(watcher: ChaosWatcher, run: ChaosRun) -> tuple[float | None, str]:
@@ -55,7 +66,7 @@ def watcher_recovery(watcher: ChaosWatcher, run: ChaosRun) -> tuple[float | None
 
 def recoveries(run: ChaosRun) -> dict[str, tuple[float | None, str]]:
     """Every client's recovery after the cut (None: it never recovered)."""
-    result = {w.name: (writer_recovery(w, run.cut_over), "first 2xx through nginx") for w in run.writers}
+    result = {w.name: (writer_recovery(w, run.cut_over), "first request answered 2xx, sent") for w in run.writers}
     for watcher in run.watchers:
         result[watcher.name] = watcher_recovery(watcher, run)
     return result
@@ -97,6 +108,7 @@ def figures(run: ChaosRun) -> dict:
                      for w in run.watchers},
         "recovery after the cut (s)": {name: (None if s is None else round(s, 3), what) for name, (s, what) in recovered.items()},
         "writers' first answer of any status after the cut (s)": first_answers(run),
+        "writers' first 2xx answer after the cut, its running time included (s)": first_successes(run),
         "recovery p50 (s)": _round(percentile(times, 50)),
         "recovery p99 (s)": _round(percentile(times, 99)),
         "clients that never recovered": [name for name, (s, _) in recovered.items() if s is None],
