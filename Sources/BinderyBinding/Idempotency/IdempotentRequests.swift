@@ -49,7 +49,21 @@ final class IdempotentRequests: Sendable {
         to request: Request, in session: Session,
         current: () async -> Response,
         run: () async -> Response
-    ) async throws(Problem) -> Response {
+    ) async -> Response {
+        do {
+            return try await respondOnce(to: request, in: session, current: current, run: run)
+        } catch let problem as Problem {
+            return problem.response
+        } catch {
+            return Problem.from(error).response
+        }
+    }
+
+    private func respondOnce(
+        to request: Request, in session: Session,
+        current: () async -> Response,
+        run: () async -> Response
+    ) async throws -> Response {
         guard let header = request.headers[.idempotencyKey] else { return await run() }
         let key = try IdempotencyKey.parse(header)
         let fingerprint = IdempotencyKey.fingerprint(of: request)
@@ -82,7 +96,7 @@ final class IdempotentRequests: Sendable {
     }
 
     /// The stored record of `key`; a 503 problem when the store cannot say.
-    private func record(of session: Session, key: String, notBefore: Date) async throws(Problem) -> IdempotencyRecord? {
+    private func record(of session: Session, key: String, notBefore: Date) async throws -> IdempotencyRecord? {
         do {
             return try await store.idempotencyRecord(session: session.tokenHash, key: key, notBefore: notBefore)
         } catch {
@@ -94,7 +108,7 @@ final class IdempotentRequests: Sendable {
     }
 
     /// What a retry gets: the first answer, a 422 for another request, a 409 while the first runs.
-    private func replay(_ record: IdempotencyRecord, fingerprint: Data, current: () async -> Response) async throws(Problem) -> Response {
+    private func replay(_ record: IdempotencyRecord, fingerprint: Data, current: () async -> Response) async throws -> Response {
         guard record.fingerprint == fingerprint else {
             metrics?.idempotentRetry("reused")
             throw Problem(

@@ -40,47 +40,20 @@ struct ViewRoutes: HTTPResponder {
                 headers: [.allow: allow]
             )
         }
-        // Reading a screen without a session (or with an unknown cookie) creates none: a new
-        // session's snapshot, kept nowhere.
-        if case .snapshot(let path) = address, request.method == .get || request.method == .head,
-            request.query["after"] == nil, try await sessions.existingSession(for: request) == nil
-        {
-            var response: Response
-            do {
-                response = SnapshotResponse.make(try await sessions.store.visitorSnapshot(path), for: request)
-            } catch {
-                response = Problem(error).response
-            }
-            response.route = address.route
-            return response
-        }
+        if let visitor = try await visitorResponse(to: request, at: address) { return visitor }
         let (session, setCookie) = try await sessions.session(for: request)
         if request.method == .patch || request.method == .post { session.noteWritten() }
-        let answer = { (address: ViewAddress) async -> Response in
-            do {
-                return try await Collaborator.$current.withValue(session.collaborator) {
-                    try await respond(to: request, at: address, in: session)
-                }
-            } catch let error as ViewModelError {
-                return Problem(error).response
-            } catch {
-                return Problem.from(error).response
-            }
-        }
         var response: Response
-        switch address {
-        case .snapshot(let path) where request.method == .patch, .command(let path, _):
+        if let path = Self.writtenPath(address, method: request.method) {
             // Writes and commands run at most once per Idempotency-Key; a retry whose first
             // attempt's answer is lost gets the view model's current snapshot.
-            do {
-                response = try await sessions.store.idempotency.respond(
-                    to: request, in: session, current: { await Self.current(path, in: session, for: request) }, run: { await answer(address) }
-                )
-            } catch {
-                response = error.response
-            }
-        default:
-            response = await answer(address)
+            response = await sessions.store.idempotency.respond(
+                to: request, in: session,
+                current: { await Self.current(path, in: session, for: request) },
+                run: { await self.answer(request, at: address, in: session) }
+            )
+        } else {
+            response = await answer(request, at: address, in: session)
         }
         if let setCookie { response.headers.append(HTTPField(name: .setCookie, value: setCookie)) }
         return response.logging(session, route: address.route)
@@ -148,6 +121,46 @@ struct ViewRoutes: HTTPResponder {
             let edit = try TextEditBody.request(from: try JSONBody.decode(request), input: name)
             let applied = try await graph.edit(path, input: name, edit)
             return Response.json(JSONWriter.bytes(of: TextEditBody.applied(applied, id: edit.id)))
+        }
+    }
+
+    /// Reading a screen without a session (or with an unknown cookie) creates none: the snapshot a
+    /// new session would show, kept nowhere. Nil when the request has a session or is no such read.
+    private func visitorResponse(to request: Request, at address: ViewAddress) async throws -> Response? {
+        guard case .snapshot(let path) = address, request.method == .get || request.method == .head,
+            request.query["after"] == nil
+        else { return nil }
+        let existing = try await sessions.existingSession(for: request)
+        guard existing == nil else { return nil }
+        var response: Response
+        do {
+            response = SnapshotResponse.make(try await sessions.store.visitorSnapshot(path), for: request)
+        } catch {
+            response = Problem(error).response
+        }
+        response.route = address.route
+        return response
+    }
+
+    /// The path a write or a command changes (what an `Idempotency-Key` covers); nil otherwise.
+    private static func writtenPath(_ address: ViewAddress, method: HTTPRequest.Method) -> String? {
+        switch address {
+        case .snapshot(let path) where method == .patch: path
+        case .command(let path, _): path
+        default: nil
+        }
+    }
+
+    /// The answer to `request` in `session`, its errors as problems.
+    private func answer(_ request: Request, at address: ViewAddress, in session: Session) async -> Response {
+        do {
+            return try await Collaborator.$current.withValue(session.collaborator) {
+                try await respond(to: request, at: address, in: session)
+            }
+        } catch let error as ViewModelError {
+            return Problem(error).response
+        } catch {
+            return Problem.from(error).response
         }
     }
 
