@@ -10,19 +10,19 @@ import Synchronization
 /// A session that is not in memory (after a restart, or evicted from memory) is restored from
 /// the store on its first request; memory is a cache, the store is what lasts.
 package final class SessionRegistry: Sendable {
-    private let sessions = Mutex(LiveSessions())
+    let sessions = Mutex(LiveSessions())
     private let restoring = Mutex<[SessionSecret: Task<Session?, any Error>]>([:])
-    private let limits: SessionLimits
+    let limits: SessionLimits
     private let screens: [String: Screen]
-    private let store: any SessionStateStore
-    private let now: @Sendable () -> ContinuousClock.Instant
-    private let wallClock: @Sendable () -> Date
-    private let metrics: BinderyMetrics?
+    let store: any SessionStateStore
+    let now: @Sendable () -> ContinuousClock.Instant
+    let wallClock: @Sendable () -> Date
+    let metrics: BinderyMetrics?
     private let quota: CreationQuota
     private let commandLease: TimeInterval
-    private let reserved: Set<SessionTokenHash>
+    let reserved: Set<SessionTokenHash>
     /// Sessions closed since the last sweep began (see ``sweep()``).
-    private let closedSinceSweep = Atomic<Int>(0)
+    let closedSinceSweep = Atomic<Int>(0)
     /// What every session's persistence shares.
     private let persistenceContext: StorePersistence.Context
     /// The sessions' writes and commands that carry an `Idempotency-Key`.
@@ -139,70 +139,6 @@ package final class SessionRegistry: Sendable {
         }
     }
 
-    /// Closes sessions idle for longer than the limit, in memory and in the store, lets quiet ones
-    /// hibernate, keeps at most `maxSessions` in the store, and records the use of live ones;
-    /// returns how many left memory.
-    ///
-    /// The store's trim never deletes a session in memory (nor a reserved entry): it takes those
-    /// memory let go first. Trimmed by use alone, an idle client's live session would go while
-    /// a flooding address's sessions, pushed out of memory but more recent, stayed; its writes
-    /// would then fail and a restart would lose it.
-    @discardableResult
-    package func sweep() async -> Int {
-        // Sessions closed before this sweep began (by the previous sweep, or evicted or expired on
-        // insert) are freed by now; the ones this sweep closes count for the next sweep.
-        let closedBefore = closedSinceSweep.exchange(0, ordering: .relaxed)
-        let instant = now()
-        let (expired, live) = sessions.withLock { sessions in
-            (Self.removeExpired(from: &sessions, before: instant - limits.idleTimeout, at: instant), Array(sessions.values))
-        }
-        close(expired)
-        let hibernated = await hibernateQuietSessions(at: instant)
-        let wall = wallClock()
-        let store = store
-        // All at once: the store's writer groups them into a few transactions.
-        await withTaskGroup(of: Void.self) { group in
-            for session in live {
-                let usedAt = wall - (instant - session.lastActive(at: instant)).timeInterval
-                let hash = session.tokenHash
-                group.addTask { try? await store.touchSession(hash, at: usedAt) }
-            }
-        }
-        _ = try? await store.purgeSessions(idleSince: wall - limits.idleTimeout.timeInterval)
-        _ = try? await store.purgeIdempotencyKeys(claimedBefore: wall - limits.idempotencyKeyLifetime.timeInterval)
-        let sparing = reserved.union(live.map(\.tokenHash))
-        _ = try? await store.evictSessions(beyond: limits.maxSessions, sparing: sparing)
-        // glibc keeps what freed sessions held in its arenas (one per thread that allocated), so
-        // after a wave of sessions RSS stayed near its peak although the heap in use was back at
-        // its baseline (docs/history/soak/README.md: retention, not a leak). Give those pages back, at
-        // most once a sweep and only when sessions were closed: a few ms.
-        if closedBefore > 0 { AllocatorHeap.trim() }
-        return expired.count + hibernated
-    }
-
-    /// Lets quiet sessions unused for ``SessionLimits/hibernateAfter`` leave memory (they stay in
-    /// the store, and their next request restores them); returns how many left.
-    ///
-    /// A session used after the check is kept: the removal re-checks its last use under the same
-    /// lock a request's lookup marks it used under.
-    private func hibernateQuietSessions(at instant: ContinuousClock.Instant) async -> Int {
-        guard let after = limits.hibernateAfter else { return 0 }
-        let cutoff = instant - after
-        let unused = sessions.withLock { $0.values.filter { $0.lastActive(at: instant) < cutoff } }
-        var quiet: [Session] = []
-        for session in unused where await session.graph.isQuiet { quiet.append(session) }
-        let left = sessions.withLock { sessions in
-            quiet.filter { session in
-                guard sessions[session.secret] === session, session.lastActive(at: now()) < cutoff else { return false }
-                sessions[session.secret] = nil
-                return true
-            }
-        }
-        close(left)
-        metrics?.sessionsHibernated(left.count)
-        return left.count
-    }
-
     /// The live session whose token has this hash, if it is in memory.
     func live(hash: SessionTokenHash) -> Session? {
         sessions.withLock { $0[hash: hash] }
@@ -290,15 +226,7 @@ package final class SessionRegistry: Sendable {
         return kept
     }
 
-    private static func removeExpired(
-        from sessions: inout LiveSessions, before limit: ContinuousClock.Instant, at now: ContinuousClock.Instant
-    ) -> [Session] {
-        let expired = sessions.values.filter { $0.lastActive(at: now) < limit }
-        expired.forEach { sessions[$0.secret] = nil }
-        return expired
-    }
-
-    private func close(_ sessions: [Session]) {
+    func close(_ sessions: [Session]) {
         closedSinceSweep.add(sessions.count, ordering: .relaxed)
         for session in sessions {
             Task { await session.graph.close() }
