@@ -9,7 +9,7 @@ import Synchronization
 /// savepoint is rolled back and the other operations commit. Any other error, or a failed commit,
 /// fails the whole transaction, and every caller in it that was not refused gets
 /// ``StoreError/unavailable(reason:)``.
-final class GroupCommitter: Sendable {
+final class GroupCommitter: BatchingWriter {
     /// One write's step in the transaction.
     typealias Step = @Sendable (Database) throws -> WriteOutcome
 
@@ -25,8 +25,6 @@ final class GroupCommitter: Sendable {
         self.queue = WriteQueue(maxBatchSize: maxBatchSize)
         self.checkpointer = checkpointer
     }
-
-    var statistics: GroupCommitStatistics { queue.statistics }
 
     /// Runs `work` in the next transaction and returns its result once that transaction committed.
     func submit<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {

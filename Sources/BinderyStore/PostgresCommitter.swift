@@ -7,10 +7,12 @@ import Synchronization
 /// savepoint), and each caller's `await` returns only once that transaction has committed.
 ///
 /// An operation that throws a ``StoreError`` (a conflict, say), or that PostgreSQL refuses with an
-/// error, rolls back its own savepoint and fails alone; one chosen as a deadlock victim is retried
-/// in its savepoint a few times first. A lost connection or a failed `COMMIT` fails every caller of
-/// the transaction that was not refused with ``StoreError/unavailable(reason:)``.
-final class PostgresCommitter: Sendable {
+/// error, rolls back its own savepoint and fails alone. A transaction chosen as a deadlock victim
+/// (or refused by serialization) is rolled back whole and run again, a few times: rolling back only
+/// the victim's savepoint would keep the locks its earlier operations took, so the other side would
+/// still wait and the retry would deadlock again. A lost connection or a failed `COMMIT` fails every
+/// caller of the transaction that was not refused with ``StoreError/unavailable(reason:)``.
+final class PostgresCommitter: BatchingWriter {
     /// One write's step in the transaction.
     typealias Step = @Sendable (PostgresConnection) async throws -> WriteOutcome
 
@@ -21,15 +23,13 @@ final class PostgresCommitter: Sendable {
     private let client: PostgresClient
     private let logger: Logger
     /// The writes waiting, shared in shape with SQLite's writer.
-    private let queue: WriteQueue<Step>
+    let queue: WriteQueue<Step>
 
     init(client: PostgresClient, maxBatchSize: Int, logger: Logger) {
         self.client = client
         self.queue = WriteQueue(maxBatchSize: maxBatchSize)
         self.logger = logger
     }
-
-    var statistics: GroupCommitStatistics { queue.statistics }
 
     /// Runs `work` in the next transaction and returns its result once that transaction committed.
     func submit<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
@@ -55,12 +55,8 @@ final class PostgresCommitter: Sendable {
         await queue.waitUntilIdle()
     }
 
-    /// Returns once no transaction is running.
-    func waitUntilIdle() async {
-        await queue.waitUntilIdle()
-    }
-
-    private func drain() async {
+    /// Runs batches until none waits.
+    func drain() async {
         while let batch = queue.nextBatch() {
             await run(batch)
         }
@@ -82,9 +78,24 @@ final class PostgresCommitter: Sendable {
         queue.committed(batch, outcomes: outcomes)
     }
 
+    /// The batch's transaction, run again from `BEGIN` while PostgreSQL refuses it as a deadlock
+    /// victim or for serialization, up to ``maxAttempts`` times.
+    private static func transaction(
+        _ batch: [PendingWrite<Step>], on connection: PostgresConnection, logger: Logger
+    ) async throws -> [WriteOutcome] {
+        var attempt = 1
+        while true {
+            do {
+                return try await attemptTransaction(batch, on: connection, logger: logger)
+            } catch let error as PSQLError where isTransient(error) && attempt < maxAttempts {
+                attempt += 1
+            }
+        }
+    }
+
     /// `BEGIN`, every operation in its savepoint, `COMMIT`; on any error a `ROLLBACK` (closing the
     /// connection if even that fails, so the pool never hands out a connection inside a transaction).
-    private static func transaction(
+    private static func attemptTransaction(
         _ batch: [PendingWrite<Step>], on connection: PostgresConnection, logger: Logger
     ) async throws -> [WriteOutcome] {
         do {
@@ -105,28 +116,28 @@ final class PostgresCommitter: Sendable {
         }
     }
 
+    /// Runs one operation in its savepoint: its refusal rolls back only its own work, except a
+    /// transient one, which is thrown so that the whole transaction is rolled back.
     private static func runInSavepoint(
         _ pending: PendingWrite<Step>, on connection: PostgresConnection, logger: Logger
     ) async throws -> WriteOutcome {
-        var attempt = 1
-        while true {
-            try await connection.query("SAVEPOINT operation", logger: logger)
-            do {
-                let outcome = try await pending.run(connection)
-                try await connection.query("RELEASE SAVEPOINT operation", logger: logger)
-                return outcome
-            } catch let error as StoreError {
-                try await rollBackSavepoint(on: connection, logger: logger)
-                return .refused(error)
-            } catch let error as PSQLError where error.serverInfo != nil {
-                try await rollBackSavepoint(on: connection, logger: logger)
-                let state = error.serverInfo?[.sqlState] ?? ""
-                guard retriedStates.contains(state), attempt < maxAttempts else {
-                    return .refused(.unavailable(reason: PostgresStore.reason(for: error)))
-                }
-                attempt += 1
-            }
+        try await connection.query("SAVEPOINT operation", logger: logger)
+        do {
+            let outcome = try await pending.run(connection)
+            try await connection.query("RELEASE SAVEPOINT operation", logger: logger)
+            return outcome
+        } catch let error as StoreError {
+            try await rollBackSavepoint(on: connection, logger: logger)
+            return .refused(error)
+        } catch let error as PSQLError where error.serverInfo != nil && !isTransient(error) {
+            try await rollBackSavepoint(on: connection, logger: logger)
+            return .refused(.unavailable(reason: PostgresStore.reason(for: error)))
         }
+    }
+
+    /// Whether PostgreSQL refused the transaction only for now: a deadlock victim, a serialization failure.
+    private static func isTransient(_ error: PSQLError) -> Bool {
+        retriedStates.contains(error.serverInfo?[.sqlState] ?? "")
     }
 
     private static func rollBackSavepoint(on connection: PostgresConnection, logger: Logger) async throws {

@@ -105,22 +105,27 @@ extension PostgresStore {
         }
     }
 
-    /// Moves a session's last use forward to `time`; whether the session exists.
+    /// Moves a session's last use forward to `time` unless another transaction is moving it right
+    /// now; whether the session exists.
     static func touch(
         _ tokenHash: SessionTokenHash, at time: Date, on connection: PostgresConnection, logger: Logger
     ) async throws -> Bool {
-        // A shared lock says the session exists and holds off its deletion until the commit; the
-        // row is updated (an exclusive lock) only when its last use moves. The shared models'
-        // pseudo-session, last used in the distant future and written by every node at once, is
-        // then never locked exclusively: nodes writing shared records and sessions in different
-        // orders no longer deadlock on it (each deadlock cost PostgreSQL's 1 s detection).
+        // A shared lock says the session exists and holds off its deletion until the commit. The
+        // last use moves under an exclusive lock taken only if no other transaction holds one
+        // (`SKIP LOCKED`): that transaction is moving it to about the same time. A writer then
+        // never waits for another writer's session row while holding view-model rows, the cycle
+        // behind every deadlock seen between nodes (each cost PostgreSQL's 1 s detection).
         try await connection.query(
             """
             WITH found AS (
                 SELECT 1 FROM bindery_session WHERE token_hash = \(tokenHash.bytes) FOR KEY SHARE
             ), moved AS (
                 UPDATE bindery_session SET last_used_at = \(time.storeValue)
-                WHERE token_hash = \(tokenHash.bytes) AND last_used_at < \(time.storeValue) AND EXISTS (SELECT 1 FROM found)
+                WHERE token_hash IN (
+                    SELECT token_hash FROM bindery_session
+                    WHERE token_hash = \(tokenHash.bytes) AND last_used_at < \(time.storeValue)
+                    FOR NO KEY UPDATE SKIP LOCKED
+                ) AND EXISTS (SELECT 1 FROM found)
                 RETURNING 1
             )
             SELECT 1 FROM found

@@ -38,10 +38,31 @@ extension PostgresStore {
     package func commit(_ writes: [ViewModelWrite]) async throws {
         guard !writes.isEmpty else { return }
         let context = WriteContext(policy: logPolicy, nodeID: nodeID, logger: logger)
+        // In key order (versions of one key in their order), whatever order the graph rendered
+        // them in: nodes committing the same view models then lock their rows in the same order.
+        let ordered = writes.sorted { $0.key == $1.key ? $0.version < $1.version : $0.key.precedes($1.key) }
         try await committer.submit { connection in
-            for write in writes {
+            for write in ordered {
                 try await Self.apply(write, context: context, on: connection)
             }
+        }
+    }
+
+    /// Every version of a view model the log still holds, oldest first.
+    package func loggedVersions(of key: ViewModelKey) async throws -> [LoggedVersion] {
+        try await read { client in
+            let rows = try await client.query(
+                """
+                SELECT version, snapshot, logged_at FROM bindery_version_log
+                WHERE session = \(key.session.bytes) AND path = \(key.path) ORDER BY version
+                """,
+                logger: logger
+            )
+            var entries: [LoggedVersion] = []
+            for try await (version, snapshot, loggedAt) in rows.decode((Int, Data, Double).self) {
+                entries.append(LoggedVersion(version: version, snapshot: snapshot, loggedAt: Date(storeValue: loggedAt)))
+            }
+            return entries
         }
     }
 
@@ -111,7 +132,7 @@ extension PostgresStore {
                     keys.append(ViewModelKey(session: hash, path: path))
                 }
             }
-            return keys.sorted { $0.session == $1.session ? $0.path < $1.path : $0.session.precedes($1.session) }
+            return keys.sorted { $0.precedes($1) }
         }
     }
 

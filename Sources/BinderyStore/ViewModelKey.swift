@@ -11,6 +11,12 @@ package struct ViewModelKey: Hashable, Sendable, CustomStringConvertible {
         self.path = path
     }
 
+    /// The order of keys by session (byte-wise), then path: the order in which a transaction
+    /// locks view-model rows, so that two transactions never wait for each other's rows.
+    package func precedes(_ other: ViewModelKey) -> Bool {
+        session == other.session ? path < other.path : session.precedes(other.session)
+    }
+
     /// `SESSION/PATH`, with the session shortened as in logs.
     package var description: String { "\(session)/\(path)" }
 }

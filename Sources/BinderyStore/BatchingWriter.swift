@@ -1,5 +1,19 @@
+/// A store's single writer: callers' operations wait in a ``WriteQueue`` and one drain task runs
+/// them in batches, a transaction each (``GroupCommitter`` for SQLite, ``PostgresCommitter``).
+protocol BatchingWriter: AnyObject, Sendable {
+    /// One operation's work in the batch's transaction.
+    associatedtype Step: Sendable
+    /// The operations waiting.
+    var queue: WriteQueue<Step> { get }
+    /// Runs batches until the queue is empty or held.
+    func drain() async
+}
+
 /// Hooks that let tests and shutdown see and steer the queue, without sleeping.
-extension GroupCommitter {
+extension BatchingWriter {
+    /// How many transactions and operations the writer committed.
+    var statistics: GroupCommitStatistics { queue.statistics }
+
     /// Stops starting transactions: operations queue up until ``release()``.
     func hold() {
         queue.hold()
