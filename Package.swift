@@ -43,7 +43,8 @@ let package = Package(
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
         // The thin C shim: what Swift cannot call directly (variadic functions, option lists).
-        .target(name: "CBinderyShim", dependencies: ["CMicroHTTPD"]),
+        // zlib (Debian's zlib1g-dev, which libmicrohttpd-dev depends on) compresses static files.
+        .target(name: "CBinderyShim", dependencies: ["CMicroHTTPD"], linkerSettings: [.linkedLibrary("z")]),
         // HTTP server: request/response values, router, problems, streaming, static files.
         .target(
             name: "BinderyHTTP",

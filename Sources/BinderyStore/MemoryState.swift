@@ -147,6 +147,6 @@ struct MemoryState {
                 marked.append(entry.record.key)
             }
         }
-        return marked.sorted { $0.session == $1.session ? $0.path < $1.path : $0.session.precedes($1.session) }
+        return marked.sorted { $0.precedes($1) }
     }
 }

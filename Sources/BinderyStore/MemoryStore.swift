@@ -43,6 +43,11 @@ package final class MemoryStore: SessionStateStore {
         state.withLock { $0.versions(of: key, after: version) }
     }
 
+    /// Every version of a view model the log still holds, oldest first.
+    package func loggedVersions(of key: ViewModelKey) async throws -> [LoggedVersion] {
+        state.withLock { $0.viewModels[key.session]?[key.path]?.log ?? [] }
+    }
+
     /// Deletes a session and everything of it.
     @discardableResult
     package func deleteSession(_ tokenHash: SessionTokenHash) async throws -> Bool {

@@ -33,6 +33,17 @@ extension SQLiteStore {
     /// one older than `maxAge` at the time of the newest entry (the latest write that logged) are
     /// left out as if pruned. While write times only go forward, that is what pruning at each
     /// write would have left; the count keeps such entries bounded until it drops them.
+    /// Every version of a view model the log still holds, oldest first.
+    package func loggedVersions(of key: ViewModelKey) async throws -> [LoggedVersion] {
+        try await read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT version, snapshot, logged_at FROM version_log WHERE session = ? AND path = ? ORDER BY version",
+                arguments: [key.session.bytes, key.path]
+            ).map { LoggedVersion(version: $0[0], snapshot: $0[1], loggedAt: Date(storeValue: $0[2])) }
+        }
+    }
+
     package func versions(of key: ViewModelKey, after version: Int) async throws -> VersionHistory {
         let maxAge = logPolicy.maxAge
         return try await read { db in

@@ -29,6 +29,9 @@ package protocol SessionStateStore: Sendable {
     /// the log no longer reaches back to `version + 1`.
     func versions(of key: ViewModelKey, after version: Int) async throws -> VersionHistory
 
+    /// Every version of a view model the log still holds, oldest first (an inspector's timeline).
+    func loggedVersions(of key: ViewModelKey) async throws -> [LoggedVersion]
+
     /// Deletes a session and everything of it; returns whether it existed.
     @discardableResult
     func deleteSession(_ tokenHash: SessionTokenHash) async throws -> Bool

@@ -33,6 +33,7 @@ final class FailingStore: SessionStateStore {
     }
     func touchSession(_ tokenHash: SessionTokenHash, at time: Date) async throws { try await base.touchSession(tokenHash, at: time) }
     func viewModels(of tokenHash: SessionTokenHash) async throws -> [ViewModelRecord] { try await base.viewModels(of: tokenHash) }
+    func loggedVersions(of key: ViewModelKey) async throws -> [LoggedVersion] { try await base.loggedVersions(of: key) }
     func versions(of key: ViewModelKey, after version: Int) async throws -> VersionHistory {
         try await base.versions(of: key, after: version)
     }

@@ -40,6 +40,16 @@ struct VersionLogContractTests {
     }
 
     @Test(arguments: Backend.allCases)
+    func everyKeptVersionIsListedForATimeline(_ backend: Backend) async throws {
+        let store = try await storeWithSession(backend, VersionLogPolicy(maxCount: 3, maxAge: 3600))
+        try await writeVersions(1...5, to: store)
+        let kept = try await store.loggedVersions(of: key(1))
+        #expect(kept.map(\.version) == [3, 4, 5])
+        #expect(kept.last == LoggedVersion(version: 5, snapshot: bytes("snapshot 5"), loggedAt: at(5)))
+        #expect(try await store.loggedVersions(of: key(1, "list")).isEmpty)
+    }
+
+    @Test(arguments: Backend.allCases)
     func unknownVersionsAndViewModelsAreUnavailable(_ backend: Backend) async throws {
         let store = try await storeWithSession(backend)
         try await writeVersions(1...2, to: store)

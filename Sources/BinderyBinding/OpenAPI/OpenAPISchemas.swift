@@ -57,9 +57,16 @@ enum OpenAPISchemas {
             "url": ["type": "string", "description": "The thin client's page (`/form`)."],
             "api": ["type": "string", "description": "The snapshot's URL (`/api/views/form`)."],
             "viewModel": ["type": "string", "description": "The root view model's type (`Form`)."],
+            "sensitiveInputs": sensitiveInputs,
             "children": ["type": "array", "items": OpenAPI.schema("ChildRoute")],
         ])
     }
+
+    /// The names of a view model's secret inputs, which tools mask.
+    private static let sensitiveInputs: JSONValue = [
+        "type": "array", "items": ["type": "string"],
+        "description": "The inputs declared sensitive (a password): tools such as the inspector mask their values.",
+    ]
 
     /// One child route of the catalogue, e.g. `list/items/{id}`.
     private static var childRoute: JSONValue {
@@ -72,12 +79,13 @@ enum OpenAPISchemas {
                 "url": ["type": "string", "description": "The pages' URL pattern (`/list/items/{id}`)."],
                 "api": ["type": "string", "description": "The snapshots' URL pattern (`/api/views/list/items/{id}`)."],
                 "viewModel": ["type": "string", "description": "The child view model's type (`POICell`)."],
+                "sensitiveInputs": sensitiveInputs,
                 "parameters": [
                     "type": "object", "additionalProperties": ["type": "object"],
                     "description": "The JSON Schema of each parameter of the pattern.",
                 ],
             ],
-            required: ["name", "title", "pattern", "url", "api", "viewModel", "parameters"]
+            required: ["name", "title", "pattern", "url", "api", "viewModel", "sensitiveInputs", "parameters"]
         )
     }
 

@@ -12,7 +12,10 @@ enum OpenAPIViewPaths {
         if !route.schema.inputs.isEmpty {
             item["patch"] = write(route, snapshot: snapshot, patch: schemas.use(route.schema.patchShape))
         }
-        var paths: [String: JSONValue] = [base: .object(item), "\(base)/events": ["get": watch(route)]]
+        var paths: [String: JSONValue] = [
+            base: .object(item), "\(base)/events": ["get": watch(route)],
+            "\(base)/versions": ["get": history(route, snapshot: snapshot)],
+        ]
         paths.merge(OpenAPICommandPaths.paths(of: route, under: base, snapshot: snapshot, schemas: &schemas)) { $1 }
         paths.merge(OpenAPICollaborationPaths.paths(of: route, under: base)) { $1 }
         return parameterized(paths, by: route)
@@ -108,6 +111,26 @@ enum OpenAPIViewPaths {
     }
 
     /// `GET /api/views/{path}/events`: Server-Sent Events of snapshots.
+    /// `GET /api/views/{path}/versions`: the versions the log keeps, for a timeline.
+    private static func history(_ route: OpenAPIViewRoute, snapshot: JSONValue) -> JSONValue {
+        let version = OpenAPI.object([
+            "version": ["type": "integer"],
+            "at": ["type": ["string", "null"], "format": "date-time", "description": "When it was committed; null when not logged."],
+            "snapshot": snapshot,
+        ])
+        let body = OpenAPI.object([
+            "path": OpenAPI.string, "version": ["type": "integer", "description": "The current version."],
+            "versions": ["type": "array", "items": version, "description": "Oldest first; the current version last."],
+        ])
+        return .object(operation(
+            "versions\(route.name)", of: route, summary: "Version history: \(route.title)",
+            description: "The versions of this view model the store's version log still keeps (64 versions and 15 "
+                + "minutes by default), oldest first, each with its full snapshot and when it was committed; the "
+                + "current version is always the last. The inspector's timeline reads it.",
+            responses: ["200": ["description": "The kept versions.", "content": OpenAPI.content(body)]]
+        ))
+    }
+
     private static func watch(_ route: OpenAPIViewRoute) -> JSONValue {
         .object(operation(
             "watch\(route.name)", of: route, summary: "Server-Sent Events: \(route.title)",

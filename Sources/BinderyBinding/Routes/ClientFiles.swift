@@ -50,11 +50,12 @@ struct ClientFiles {
     func register(on router: inout Router, screens: [Screen]) {
         guard !roots.isEmpty else { return }
         let files = StaticFiles(roots: roots)
-        let shell = PageShell(roots: files.rootPaths)
+        let shell = PageShell(roots: files.rootPaths, catalogue: ScreenCatalog(screens: screens).body)
         for screen in screens {
             router.add(.get, "/\(screen.name)", shell)
             router.add(.get, "/\(screen.name)/{rest...}", shell)
         }
+        router.add(.get, "/_v/{fingerprint}/{rest...}", FingerprintedFiles(files: files, shell: shell))
         router.add(.get, "/", shell)
         router.add(.get, "/index.html", shell)
         // The icon browsers ask for by name is the SVG one the page links.

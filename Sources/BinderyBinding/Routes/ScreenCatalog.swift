@@ -6,7 +6,8 @@ import Foundation
 /// routes, all from the screens' declarations. The thin client builds its routes and its
 /// navigation from this.
 struct ScreenCatalog: HTTPResponder {
-    private let body: [UInt8]
+    /// The catalogue as JSON: `{"views": [...]}`.
+    let body: [UInt8]
 
     /// Encodes the catalogue once.
     init(screens: [Screen]) {
@@ -18,6 +19,7 @@ struct ScreenCatalog: HTTPResponder {
                 "url": .string("/\(screen.name)"),
                 "api": .string("/api/views/\(screen.name)"),
                 "viewModel": .string(screen.schema.name),
+                "sensitiveInputs": Self.sensitiveInputs(of: screen.schema),
                 "children": .array(Self.children(of: screen.schema, under: screen.name)),
             ]
         }
@@ -37,11 +39,17 @@ struct ScreenCatalog: HTTPResponder {
                 "url": .string("/\(pattern)"),
                 "api": .string("/api/views/\(pattern)"),
                 "viewModel": .string(child.viewModel.name),
+                "sensitiveInputs": sensitiveInputs(of: child.viewModel),
                 "parameters": .object(child.hasParameter ? [child.parameter: child.parameterSchema.jsonSchema()] : [:]),
             ]
             if let titleMember = child.titleMember { entry["titleMember"] = .string(titleMember) }
             return [.object(entry)] + children(of: child.viewModel, under: pattern)
         }
+    }
+
+    /// The names of the inputs tools mask (``InputDeclaration/sensitive()``).
+    static func sensitiveInputs(of schema: ViewModelSchema) -> JSONValue {
+        .array(schema.inputs.filter(\.isSensitive).map { .string($0.name) })
     }
 
     func respondImmediately(to request: Request) -> Response? {

@@ -10,6 +10,8 @@ enum ViewAddress: Equatable {
     case events(path: String)
     /// `/api/views/{path}/presence`: who is on this screen.
     case presence(path: String)
+    /// `/api/views/{path}/versions`: the versions the store's log keeps (an inspector's timeline).
+    case versions(path: String)
     /// `/api/views/{path}/commands/{name}`.
     case command(path: String, name: String)
     /// `/api/views/{path}/commands/{name}/cancel`.
@@ -32,6 +34,8 @@ enum ViewAddress: Equatable {
             self = .events(path: segments.dropLast().joined(separator: "/"))
         } else if segments.count >= 2, segments[segments.count - 1] == "presence" {
             self = .presence(path: segments.dropLast().joined(separator: "/"))
+        } else if segments.count >= 2, segments[segments.count - 1] == "versions" {
+            self = .versions(path: segments.dropLast().joined(separator: "/"))
         } else if segments.count >= 4, segments[segments.count - 1] == "cancel", segments[segments.count - 3] == "commands" {
             self = .cancel(path: segments.dropLast(3).joined(separator: "/"), name: String(segments[segments.count - 2]))
         } else if segments.count >= 3, segments[segments.count - 2] == "commands" {
@@ -51,6 +55,7 @@ enum ViewAddress: Equatable {
         case .snapshot: "/api/views/{path}"
         case .events: "/api/views/{path}/events"
         case .presence: "/api/views/{path}/presence"
+        case .versions: "/api/views/{path}/versions"
         case .command: "/api/views/{path}/commands/{name}"
         case .cancel: "/api/views/{path}/commands/{name}/cancel"
         case .text: "/api/views/{path}/inputs/{name}"
@@ -61,8 +66,8 @@ enum ViewAddress: Equatable {
     /// The view model's path.
     var path: String {
         switch self {
-        case .snapshot(let path), .events(let path), .presence(let path), .command(let path, _), .cancel(let path, _), .text(let path, _),
-            .textOps(let path, _):
+        case .snapshot(let path), .events(let path), .presence(let path), .versions(let path), .command(let path, _),
+            .cancel(let path, _), .text(let path, _), .textOps(let path, _):
             path
         }
     }
@@ -74,7 +79,7 @@ enum ViewAddress: Equatable {
         case .snapshot: schema.map { $0.inputs.isEmpty } == true ? [.get, .head] : [.get, .head, .patch]
         case .events: [.get]
         case .presence: [.get, .put, .delete]
-        case .text: [.get, .head]
+        case .text, .versions: [.get, .head]
         case .command, .cancel, .textOps: [.post]
         }
     }

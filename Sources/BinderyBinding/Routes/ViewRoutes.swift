@@ -117,6 +117,8 @@ struct ViewRoutes: HTTPResponder {
             return Response.json(JSONWriter.bytes(of: TextEditBody.text(text, revision: revision, after: after, edits: edits ?? nil)), headers: [.cacheControl: "no-store"])
         case .presence(let path):
             return try await presence(at: path, for: request, in: session)
+        case .versions(let path):
+            return try await versions(of: path, in: session)
         case .textOps(let path, let name):
             let edit = try TextEditBody.request(from: try JSONBody.decode(request), input: name)
             let applied = try await graph.edit(path, input: name, edit)

@@ -13,6 +13,9 @@ public struct InputDeclaration<Model: AnyObject>: Sendable {
     /// Whether several users edit it at once by text operations: see
     /// ``collaborative(_:maxLength:text:rule:)``.
     public var isCollaborative: Bool { collaborativeText != nil }
+    /// Whether its value is a secret (a password): clients mask it wherever they show state
+    /// (the inspector, a copied curl line). See ``sensitive()``.
+    public private(set) var isSensitive = false
     let collaborativeText: (@Sendable (Model) -> CollaborativeText?)?
     /// A collaborative input's rule, which judges the text alone.
     let textRule: (@Sendable (String) -> String?)?
@@ -57,6 +60,19 @@ public struct InputDeclaration<Model: AnyObject>: Sendable {
         self.isWrittenThrough = true
         self.collaborativeText = collaborativeText
         self.textRule = textRule
+    }
+
+    /// The same input, marked as a secret (a password): its value is still in snapshots (it is
+    /// the session's own), but the screen catalogue (`GET /api/views`) lists it in
+    /// `sensitiveInputs`, so tools such as the inspector mask it.
+    ///
+    /// ```swift
+    /// .string("password", \.password, maxLength: 256).sensitive()
+    /// ```
+    public func sensitive() -> Self {
+        var input = self
+        input.isSensitive = true
+        return input
     }
 
     /// An input two-way bound to a shared model (seed 003's `RACChannelTo(self, name) =

@@ -54,7 +54,10 @@ public struct ViewModelDeclaration<Model: AnyObject>: Sendable {
             name: name,
             summary: summary,
             inputs: inputs.map {
-                .init(name: $0.name, schema: $0.schema, nullDefault: $0.nullDefault, isCollaborative: $0.isCollaborative)
+                .init(
+                    name: $0.name, schema: $0.schema, nullDefault: $0.nullDefault, isCollaborative: $0.isCollaborative,
+                    isSensitive: $0.isSensitive
+                )
             },
             outputs: outputs.map { .init(name: $0.name, schema: $0.schema) },
             commands: commands.map {

@@ -13,6 +13,8 @@ public struct ViewModelSchema: Sendable {
         public let nullDefault: JSONValue?
         /// Whether it is a collaborative text (edited by text operations, merged).
         public let isCollaborative: Bool
+        /// Whether its value is a secret that tools mask (``InputDeclaration/sensitive()``).
+        public let isSensitive: Bool
     }
 
     /// One output: a member derived by the view model.

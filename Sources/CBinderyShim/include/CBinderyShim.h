@@ -6,7 +6,8 @@
 // each function here wraps exactly one of those. No policy lives in C.
 //
 // Two more wrap glibc's heap interface (<malloc.h>), which Swift's Glibc module does not export:
-// `bindery_heap_figures` (mallinfo2) and `bindery_heap_trim` (malloc_trim).
+// `bindery_heap_figures` (mallinfo2) and `bindery_heap_trim` (malloc_trim). One wraps zlib's
+// `deflateInit2` macro: `bindery_gzip`.
 
 #include <stddef.h>
 #include <stdint.h>
@@ -75,5 +76,10 @@ int bindery_heap_figures(struct bindery_heap_figures *figures);
 /// released, 0 if none could be, -1 where the C library has no malloc_trim. Exists because
 /// Swift's Glibc module does not export <malloc.h>.
 int bindery_heap_trim(void);
+
+/// Compresses `length` bytes of `input` into a gzip member in `output` (at most `capacity`
+/// bytes); returns the compressed size, or 0 when it does not fit or zlib fails. Exists because
+/// zlib's deflateInit2 is a macro.
+size_t bindery_gzip(const uint8_t *input, size_t length, uint8_t *output, size_t capacity);
 
 #endif

@@ -38,7 +38,7 @@ public final class FormViewModel: ViewModel {
         summary: "The login form (seed 000 Demo 2): a phone number and a password, validated as you type.",
         inputs: [
             .string("phone", \.phone, maxLength: 64),
-            .string("password", \.password, maxLength: 256),
+            .string("password", \.password, maxLength: 256).sensitive(),
         ],
         outputs: [
             .string("output") { $0.output },
