@@ -1,10 +1,31 @@
-// The seed apps' index page "/": links to each screen of the catalogue and the fake upstream's
-// panel. Not a view model. Replaces the client's own home (screens/home.js of Bindery's client).
+// The seed apps' index page "/": what Bindery is, and a card per screen of the catalogue (and
+// each page of the app, the Lab) with one line of what to try there. Not a view model. Replaces
+// the client's own home (screens/home.js of Bindery's client).
 
-import { showScreenLinks } from '/js/screen-links.js';
-import { mountUpstreamPanel } from '/js/seed/upstream.js';
+import { instantiate } from '/js/templates.js';
+
+// What to try on each screen, by its name in the catalogue (GET /api/views) or the page's.
+const TRY = {
+  form: 'Type a phone number: the server checks it as you type. Open this screen in two windows — they are one view model.',
+  list: 'Change the city, then open a place. Stop the server while it loads: the page waits, then carries on.',
+  gallery: 'Open a photo and use the arrow keys. Make the photos fail in the Lab, then try again.',
+  courses: 'Reload the list, open a course, and press ` for the inspector to see the snapshot behind it.',
+  recipes: 'Open a recipe in two windows and edit it in both. Start its timer, reload the page: it keeps running on the server.',
+  lab: 'Slow the fake upstream down or make it fail, then watch each screen say so — and recover.',
+};
+
+/** One card: title and link, what to try, the address. */
+function card({ name, title, url }) {
+  const li = instantiate('tpl-home-card').firstElementChild;
+  const link = li.querySelector('a');
+  link.href = url;
+  link.textContent = title || name;
+  li.querySelector('.home-card-try').textContent = TRY[name] || 'Open it and press ` for the inspector.';
+  li.querySelector('code').textContent = url;
+  return li;
+}
 
 export function mount(root, ctx) {
-  showScreenLinks(root.querySelector('#screen-links'), ctx.views);
-  mountUpstreamPanel(root.querySelector('#upstream'), ctx);
+  const pages = (ctx.pages || []).filter((page) => page.name !== 'home');
+  root.querySelector('#home-cards').replaceChildren(...[...ctx.views, ...pages].map(card));
 }

@@ -2,8 +2,8 @@ import Bindery
 import BinderyUpstream
 
 /// The screens of a Bindery session, registered once: the login form, the POI list, the photo
-/// gallery, the course list and the C-41 recipes. Their declarations give everything else
-/// (routes, documents, the catalogue).
+/// gallery, the course list and the film recipes (seed 003's C-41 app). Their declarations give
+/// everything else (routes, documents, the catalogue).
 public enum FeatureScreens {
     /// Every screen, in the order a client lists them, loading from `upstream` and reporting
     /// swallowed failures (the gallery's import errors) to `log`.
@@ -19,7 +19,7 @@ public enum FeatureScreens {
             Screen("list", title: "Points of interest") { ListViewModel(upstream: upstream) },
             Screen("gallery", title: "Photo gallery") { GalleryViewModel(upstream: upstream, log: log) },
             Screen("courses", title: "Courses") { CoursesViewModel(upstream: upstream) },
-            Screen("recipes", title: "C-41 recipes") { RecipesViewModel(book: recipes, clock: clock) },
+            Screen("recipes", title: "Film recipes") { RecipesViewModel(book: recipes, clock: clock) },
         ]
     }
 }

@@ -27,6 +27,7 @@ struct PageShellTests {
             "js/util/log.js": "export const log = 'a from b';\n",
             "js/late.js": "export const late = true;\n",
             "screens/form.html": "<template id=\"form\">F</template>",
+            "screens/lab.html": "<template id=\"tpl-lab\" data-page=\"/lab\" data-title=\"Lab\">L</template>",
             "screens/form.js": "import { api } from '/js/api.js';\nexport function mount() {}\n",
             "screens/form.css": ".form { color: red }",
         ]
@@ -43,6 +44,7 @@ struct PageShellTests {
         try withClient { root in
             let tree = ClientTree(roots: [root])
             #expect(tree.moduleGraph(from: ["js/app.js"]) == ["js/app.js", "js/api.js", "js/util/log.js"])
+            #expect(tree.declaredPages == ["/lab"])
             let bundle = ClientBundle(tree: tree, styleSheets: ["css/app.css", "screens/form.css"])
             let modules = try #require(try JSONSerialization.jsonObject(with: Data(bundle.modules.bytes)) as? [String: String])
             #expect(Set(modules.keys) == ["bindery/js/app.js", "bindery/js/api.js", "bindery/js/util/log.js", "bindery/js/late.js", "bindery/screens/form.js"])

@@ -33,7 +33,7 @@ struct ListGraphTests {
         let (upstream, _) = makeTestUpstream()
         let screens = FeatureScreens.all(upstream: upstream)
         #expect(screens.map(\.name) == ["form", "list", "gallery", "courses", "recipes"])
-        #expect(screens.map(\.title) == ["Login form", "Points of interest", "Photo gallery", "Courses", "C-41 recipes"])
+        #expect(screens.map(\.title) == ["Login form", "Points of interest", "Photo gallery", "Courses", "Film recipes"])
         #expect(screens[0].makeRoot() is FormViewModel)
         #expect(screens[1].makeRoot() is ListViewModel)
         #expect(screens[2].makeRoot() is GalleryViewModel)

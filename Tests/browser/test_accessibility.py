@@ -23,11 +23,25 @@ def a_recipe(base_url) -> str:
     return recipe_id
 
 
+def visit(driver, base_url, name, path, ready):
+    """Opens one of `screens()` as a user would and waits until it shows its data and settles."""
+    if path is None:  # the item page: reached from the list, as a user would
+        css(driver, "#poi-list .poi-cell").click()
+        wait(driver, lambda: path_of(driver).startswith("/list/items/"))
+    elif name == "not-found":
+        driver.get(base_url + path)
+    else:
+        open_screen(driver, base_url, path)
+    wait(driver, lambda: ready(driver), timeout=15, message=f"{name} did not show its data")
+    wait(driver, lambda: settled(driver), timeout=15, message=f"{name} did not settle")
+
+
 def screens(recipe_id):
     """(name, path, what shows that its data is there) for every screen of the client."""
     has = lambda selector, n=1: lambda d: len(all_css(d, selector)) >= n  # noqa: E731
     return [
-        ("home", "/", has("#upstream-endpoints fieldset", 5)),
+        ("home", "/", has("#home-cards .home-card", 6)),
+        ("lab", "/lab", has("#upstream-endpoints fieldset", 5)),
         ("form", "/form", lambda d: css(d, "#phone").get_attribute("value") != ""),
         ("list", "/list", has("#poi-list .poi-cell", 2)),
         ("item", None, lambda d: css(d, "main h1").text != ""),
@@ -53,15 +67,7 @@ def test_every_screen_passes_axe(driver, base_url, upstream, screenshot, size):
     recipe_id = a_recipe(base_url)
     found = []
     for name, path, ready in screens(recipe_id):
-        if path is None:  # the item page: reached from the list, as a user would
-            css(driver, "#poi-list .poi-cell").click()
-            wait(driver, lambda: path_of(driver).startswith("/list/items/"))
-        elif name == "not-found":
-            driver.get(base_url + path)
-        else:
-            open_screen(driver, base_url, path)
-        wait(driver, lambda: ready(driver), timeout=15, message=f"{name} did not show its data")
-        wait(driver, lambda: settled(driver), timeout=15, message=f"{name} did not settle")
+        visit(driver, base_url, name, path, ready)
         screenshot(f"a11y-{label}-{name}")
         wide = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
         if wide > 0:

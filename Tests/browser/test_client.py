@@ -31,19 +31,20 @@ def cell_kinds(driver):
 
 # ---------------------------------------------------------------------------------- index
 
-def test_index_links_every_screen_and_shows_upstream_panel(driver, base_url, upstream, screenshot):
+def test_index_links_every_screen_and_the_lab_shows_upstream_panel(driver, base_url, upstream, screenshot):
     driver.get(base_url + "/")
-    wait(driver, lambda: len(all_css(driver, "#screen-links a")) >= 3)
-    hrefs = {a.get_attribute("pathname") for a in all_css(driver, "#screen-links a")}
-    assert {"/form", "/list", "/gallery", "/courses"} <= hrefs
+    wait(driver, lambda: len(all_css(driver, "#home-cards a")) >= 3)
+    hrefs = {a.get_attribute("pathname") for a in all_css(driver, "#home-cards a")}
+    assert {"/form", "/list", "/gallery", "/courses", "/lab"} <= hrefs
     assert {a.get_attribute("pathname") for a in all_css(driver, "#nav a")} == hrefs
     assert driver.title == "Bindery"
+    screenshot("index")
+
+    # The Lab's panel writes the upstream configuration.
+    css(driver, '#nav a[href="/lab"]').click()
     wait(driver, lambda: len(all_css(driver, "#upstream-endpoints fieldset")) >= 5)
     endpoints = {f.get_attribute("data-endpoint") for f in all_css(driver, "#upstream-endpoints fieldset")}
     assert {"travel", "hotel", "photos", "photoDetails", "courses"} <= endpoints
-    screenshot("index")
-
-    # The panel writes the upstream configuration.
     rate = css(driver, "#upstream-travel-failureRate")
     rate.clear()
     rate.send_keys("0.5")
@@ -52,8 +53,10 @@ def test_index_links_every_screen_and_shows_upstream_panel(driver, base_url, ups
     with urllib.request.urlopen(f"{base_url}/api/upstream") as resp:
         assert json.loads(resp.read())["endpoints"]["travel"]["failureRate"] == 0.5
 
-    # Links route in-page (the panel's last endpoint scrolled the links under the sticky header).
-    link = next(a for a in all_css(driver, "#screen-links a") if a.get_attribute("pathname") == "/form")
+    # Links route in-page.
+    driver.back()
+    wait(driver, lambda: path_of(driver) == "/")
+    link = wait(driver, lambda: next(a for a in all_css(driver, "#home-cards a") if a.get_attribute("pathname") == "/form"))
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
     link.click()
     wait(driver, lambda: path_of(driver) == "/form")
@@ -136,7 +139,8 @@ def test_routes_come_from_the_catalogue(driver, base_url, screenshot):
     open_screen(driver, base_url, "/form")
     assert driver.title == "Login form · Bindery"
     nav = [(a.get_attribute("pathname"), a.text) for a in all_css(driver, "#nav a")]
-    assert nav == [(v["url"], v["title"]) for v in views]
+    # The screens of the catalogue, then the app's own pages (Public/screens/lab.html: data-nav).
+    assert nav == [(v["url"], v["title"]) for v in views] + [("/lab", "Lab")]
     assert css(driver, "#nav a[aria-current=page]").get_attribute("pathname") == "/form"
     # Enter in a bound form must not submit it natively (that would reload the page).
     driver.execute_script("window.__marker = 1")
@@ -362,8 +366,8 @@ def test_list_loads_scenic_then_hotel_cells(driver, base_url, upstream, screensh
     scenic = css(driver, '#poi-list .poi-cell[data-kind="scenic"]')
     assert scenic.find_element(By.CSS_SELECTOR, ".poi-title").text
     price = scenic.find_element(By.CSS_SELECTOR, ".poi-price")
-    assert re.fullmatch(r"\d+\.\d\d", price.text), price.text
-    runs = price.find_elements(By.CSS_SELECTOR, "span")
+    assert re.fullmatch(r"from ¥\d+\.\d\d", price.text), price.text  # the upstream's prices are in yuan
+    runs = price.find_elements(By.CSS_SELECTOR, ".poi-amount span")
     assert runs and driver.execute_script("return getComputedStyle(arguments[0]).fontSize", runs[-1]) == "10px"
     assert scenic.find_element(By.CSS_SELECTOR, ".poi-footer").text  # areaName or cityName
     hotel = css(driver, '#poi-list .poi-cell[data-kind="hotel"]')
@@ -418,16 +422,16 @@ def test_list_shows_upstream_failure(driver, base_url, upstream, screenshot):
     upstream.patch({"travel": {"failureRate": 1}})
     load_list(driver, base_url)
     banner = css(driver, "#list-error")
-    wait(driver, lambda: banner.is_displayed() and "Bad Network" in banner.text)
+    wait(driver, lambda: banner.is_displayed())
     assert cell_kinds(driver) == []  # the seed clears the items on error
     # One failure, one message (the seed's one alert with OK): the banner, no toast besides.
     assert not all_css(driver, "#toasts .toast")
     assert not css(driver, "main .empty").is_displayed()  # not "No places yet" besides
-    # Plain words; the code only on demand, behind "Details".
+    # Plain words; the upstream's code and words only on demand, behind "Details".
     message = banner.find_element(By.CSS_SELECTOR, ".banner-message")
-    assert message.text == "Bad Network"
+    assert message.text == "The places could not be loaded: the travel service did not answer properly."
     details = banner.find_element(By.CSS_SELECTOR, "details")
-    assert "500" not in banner.text
+    assert "500" not in banner.text and "Bad Network" not in banner.text
     details.find_element(By.CSS_SELECTOR, "summary").click()
     wait(driver, lambda: "500" in details.find_element(By.CSS_SELECTOR, "pre").text)
     screenshot("list-error")
@@ -501,7 +505,7 @@ def test_courses_show_upstream_failure(driver, base_url, upstream, screenshot):
     upstream.patch({"courses": {"failureRate": 1}})
     open_screen(driver, base_url, "/courses")
     banner = css(driver, "#courses-error")
-    wait(driver, lambda: banner.is_displayed() and "Bad Network" in banner.text, timeout=15)
+    wait(driver, lambda: banner.is_displayed() and "could not be loaded" in banner.text, timeout=15)
     assert course_cells(driver) == []
     screenshot("courses-error")
     upstream.patch({"courses": {"failureRate": 0}})
@@ -518,7 +522,7 @@ def test_a_failed_gallery_import_can_be_tried_again(driver, base_url, upstream, 
     upstream.patch({"photos": {"failureRate": 1}})
     open_screen(driver, base_url, "/gallery")
     banner = css(driver, "#gallery-error")
-    wait(driver, lambda: banner.is_displayed() and "Bad Network" in banner.text, timeout=15)
+    wait(driver, lambda: banner.is_displayed() and "could not be loaded" in banner.text, timeout=15)
     retry = css(driver, "#gallery-retry")
     wait(driver, lambda: retry.is_displayed(), message="no retry next to the error")
     screenshot("gallery-error")
@@ -872,13 +876,13 @@ def test_the_timer_counts_down_live(driver, base_url, screenshot):
     wait(driver, lambda: css(driver, "#timer-clock").text == "0:02")
     assert css(driver, "#timer-step").text == "Developer"
     assert css(driver, "#timer-next").text == "Fixer"
-    css(driver, "#timer-start").click()
+    css(driver, "#timer-toggle").click()
     wait(driver, lambda: css(driver, "#timer-clock").text == "0:01", timeout=5, message="the timer did not count")
     wait(driver, lambda: css(driver, "#timer-step").text == "Fixer", timeout=5, message="the timer did not advance")
     assert css(driver, "#timer-next").text == ""
     screenshot("recipe-timer")
     wait(driver, lambda: css(driver, "#timer-clock").text == "0:00", timeout=5)
-    wait(driver, lambda: usable(css(driver, "#timer-reset")) and not usable(css(driver, "#timer-start")))
+    wait(driver, lambda: usable(css(driver, "#timer-reset")) and not usable(css(driver, "#timer-toggle")))
 
 
 def test_a_deleted_recipes_open_page_says_so_and_can_restore_it(driver, base_url):
@@ -919,7 +923,7 @@ def test_navigation_while_the_server_is_away_completes_when_it_returns(driver, r
     screenshot("navigation-offline")
 
     restartable_server.start()
-    wait(driver, lambda: css(driver, "main h1").text == "C-41 recipes", timeout=30)
+    wait(driver, lambda: css(driver, "main h1").text == "Film recipes", timeout=30)
     wait(driver, lambda: driver.execute_script("return document.documentElement.dataset.stream") == "open",
          timeout=30)
     assert css(driver, "main [data-version]").get_attribute("data-version")

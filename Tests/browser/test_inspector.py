@@ -46,7 +46,7 @@ def test_the_inspector_shows_a_patch_its_new_version_and_its_curl_line(driver, b
          message=f"no PATCH in the inspector: {outcome.text!r}")
     version = int(re.search(r"version (\d+)", outcome.text).group(1))
     assert version == driver.execute_script("return window.__bindery.snapshot.version")
-    wait(driver, lambda: part(driver, "version").text == f"version {version}")
+    wait(driver, lambda: part(driver, "version").text == f"version {version} (live)")
     # The member that changed is marked, and named in words.
     changed = [m.find_element(By.CSS_SELECTOR, ".j-line").get_attribute("data-pointer")
                for m in all_css(driver, "#inspector mark")]

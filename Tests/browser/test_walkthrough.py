@@ -23,7 +23,7 @@ def covered(driver, element):
 def test_an_upstream_value_out_of_range_is_said_at_its_field_on_a_phone(driver, base_url, upstream, screenshot):
     """Before, the panel's error was a toast that covered the very field it named."""
     set_viewport(driver, PHONE)
-    driver.get(base_url + "/")
+    driver.get(base_url + "/lab")
     wait(driver, lambda: len(all_css(driver, "#upstream-endpoints fieldset")) >= 5)
     rate = css(driver, "#upstream-travel-failureRate")
     rate.clear()
@@ -54,10 +54,11 @@ def test_an_upstream_value_out_of_range_is_said_at_its_field_on_a_phone(driver, 
     assert not all_css(driver, "#toasts .toast")
 
 
-def test_a_page_that_is_gone_links_back_to_its_screen(driver, base_url):
-    """Before, a removed item's page offered only the index: now it points back to its list."""
+def test_a_page_that_is_gone_links_back_to_its_screen(driver, base_url, upstream):
+    """Before, a removed item's page offered only the index: now it points back to its list. (With a
+    reliable upstream: while the list's upstream fails, the page says the load failed instead.)"""
     for path, back, title in (("/list/items/nonexistent", "/list", "Points of interest"),
-                              ("/recipes/nonexistent/edit", "/recipes", "C-41 recipes")):
+                              ("/recipes/nonexistent/edit", "/recipes", "Film recipes")):
         driver.get(base_url + path)
         wait(driver, lambda: css(driver, "main h1").text == "Not found", message=path)
         link = css(driver, "main .not-found-parent a")
@@ -65,7 +66,7 @@ def test_a_page_that_is_gone_links_back_to_its_screen(driver, base_url):
         assert "There is nothing here" in css(driver, "main .banner").text
     link.click()
     wait(driver, lambda: path_of(driver) == "/recipes")
-    wait(driver, lambda: css(driver, "main h1").text == "C-41 recipes")
+    wait(driver, lambda: css(driver, "main h1").text == "Film recipes")
 
 
 def test_no_button_works_before_the_screen_knows_its_state(driver, base_url, upstream, screenshot):

@@ -1,7 +1,9 @@
 // C-41 recipes — seed 003. What the declarative bindings don't do: commands whose body comes from
 // a small form (add a recipe, add a step), moving a step up, links to a recipe's other pages, and
-// the timer's mm:ss clock. The state itself is the server's; these only send commands.
+// the timer (its mm:ss clock, one Start/Pause toggle, progress, what is announced). The state
+// itself is the server's; these only send commands.
 
+import * as api from '/js/api.js';
 import { checkFields } from '/js/field-error.js';
 
 /** The recipe id of a page URL /recipes/{id}[/...]. */
@@ -168,11 +170,128 @@ export const edit = {
   },
 };
 
-/** /recipes/{id}/timer: the back link and the clock. */
+/** "3 min 15 s" for 195 seconds: the clock in words, for the progress text. */
+export function duration(seconds) {
+  const s = Math.max(0, Math.round(Number(seconds) || 0));
+  const m = Math.floor(s / 60);
+  return m ? `${m} min${s % 60 ? ` ${s % 60} s` : ''}` : `${s} s`;
+}
+
+/** Whether the timer's snapshot says the run is over: the last step has run out (or no steps). */
+export function timerFinished(outputs) {
+  const count = outputs.stepCount || 0;
+  return count === 0 || (outputs.currentStepIndex >= count - 1 && outputs.remainingSeconds === 0);
+}
+
+/**
+ * /recipes/{id}/timer: the back link, the clock, "Step N of M", the overall progress (from the
+ * steps' durations, read from the recipe's page view model), one Start/Pause toggle and what a
+ * screen reader is told: each new step, then Done.
+ *
+ * The toggle follows the snapshot's `running` (the `start` command executing): Pause while it
+ * runs, else Start (Resume once a step is under way). Start is sent with `wait: 0`, so its POST
+ * answers at once (202) instead of lasting the whole run, and the button shows no spinner
+ * meanwhile; Pause ends the run by design (its 409 "Command cancelled" is not an error, binder.js).
+ */
 export const timer = {
   mount(root, ctx, binder) {
-    root.querySelector('#timer-back').href = `/recipes/${encodeURIComponent(recipeID())}`;
-    const face = root.querySelector('#timer-clock');
-    binder.onSnapshot((s) => { face.textContent = clock(s.outputs.remainingSeconds); });
+    const id = recipeID();
+    root.querySelector('#timer-back').href = `/recipes/${encodeURIComponent(id)}`;
+    const $ = (selector) => root.querySelector(selector);
+    const face = $('#timer-clock');
+    const position = $('#timer-position');
+    const bar = $('#timer-progress');
+    const barText = $('#timer-progress-text');
+    const done = $('#timer-done');
+    const announce = $('#timer-announce');
+    const toggle = $('#timer-toggle');
+    let durations = null; // seconds of each step, from the recipe's snapshot
+    let askedFor = -1;    // the stepCount whose durations were asked for
+    let sending = false;  // a Start or Pause on its way
+
+    // The steps' durations, asked again when the number of steps changes (an edit elsewhere).
+    const loadDurations = async (count) => {
+      askedFor = count;
+      try {
+        const recipe = await api.getSnapshot(`recipes/${encodeURIComponent(id)}`);
+        durations = (recipe.outputs.steps || []).map((step) => Number(lookupStep(step, 'durationSeconds')) || 0);
+        if (binder.snapshot) paint(binder.snapshot, null);
+      } catch { durations = null; }
+    };
+
+    const say = (text) => {
+      // Emptied first, so the same words twice (Done after Reset and another run) are said again.
+      announce.textContent = '';
+      setTimeout(() => { announce.textContent = text; }, 50);
+    };
+
+    const paint = (s, previous) => {
+      const o = s.outputs;
+      const count = o.stepCount || 0;
+      const index = o.currentStepIndex || 0;
+      const finished = timerFinished(o);
+      face.textContent = clock(o.remainingSeconds);
+      position.textContent = count ? `Step ${index + 1} of ${count}` : 'This recipe has no steps.';
+      if (count !== askedFor) loadDurations(count);
+
+      // Overall progress: seconds run of all the steps' seconds (by steps until those are known).
+      if (durations && durations.length === count && count) {
+        const total = durations.reduce((a, b) => a + b, 0);
+        const run = durations.slice(0, index).reduce((a, b) => a + b, 0) + Math.max(0, durations[index] - o.remainingSeconds);
+        bar.max = Math.max(1, total);
+        bar.value = Math.min(run, total);
+        barText.textContent = `${duration(run)} of ${duration(total)}`;
+      } else {
+        bar.max = Math.max(1, count);
+        bar.value = finished ? count : index;
+        barText.textContent = '';
+      }
+
+      // One toggle: Pause while running, else Start (Resume mid-run); disabled when it can't.
+      const commands = s.commands || {};
+      const started = index > 0 || (durations && durations[index] != null && o.remainingSeconds < durations[index]);
+      const command = o.running ? commands.pause : commands.start;
+      toggle.textContent = o.running ? 'Pause' : (started && !finished ? 'Resume' : 'Start');
+      toggle.dataset.action = o.running ? 'pause' : 'start';
+      const enabled = Boolean(command && command.enabled) && !sending;
+      // Focused and unavailable for a moment: aria-disabled keeps the keyboard user's place.
+      if (!enabled && document.activeElement === toggle) {
+        toggle.disabled = false;
+        toggle.setAttribute('aria-disabled', 'true');
+      } else {
+        toggle.disabled = !enabled;
+        toggle.removeAttribute('aria-disabled');
+      }
+
+      done.hidden = !(finished && count);
+      if (!previous) return; // the first snapshot is what the page shows, not news
+      const before = previous.outputs;
+      if (finished && count && !timerFinished(before)) {
+        say(`Done. All ${count} steps have run.`);
+      } else if (before.currentStepIndex !== index && count) {
+        say(`Step ${index + 1} of ${count}: ${o.currentStepName}, ${duration(o.remainingSeconds)}.`);
+      }
+    };
+    binder.onSnapshot(paint);
+
+    toggle.addEventListener('click', async () => {
+      if (toggle.disabled || toggle.getAttribute('aria-disabled') === 'true' || !binder.snapshot) return;
+      const action = toggle.dataset.action;
+      sending = true;
+      paint(binder.snapshot, null);
+      try {
+        await binder.execute(action, undefined, { wait: action === 'start' ? 0 : 10 });
+      } finally {
+        sending = false;
+        if (binder.snapshot) paint(binder.snapshot, null);
+      }
+    });
   },
 };
+
+/** A member of a step of the recipe's snapshot (a child snapshot or a plain object). */
+function lookupStep(step, name) {
+  if (step.outputs && name in step.outputs) return step.outputs[name];
+  if (step.inputs && name in step.inputs) return step.inputs[name];
+  return step[name];
+}

@@ -1,4 +1,4 @@
-// The seed apps' upstream panel on their home page: latency and failure rate per fake-upstream endpoint (GET/PATCH /api/upstream).
+// The seed apps' upstream panel on their Lab page (/lab): latency and failure rate per fake-upstream endpoint (GET/PATCH /api/upstream).
 // Not a view model, so it uses the API directly instead of the binder. A value out of range is
 // said at its field (field-error.js), checked before sending and again when the server refuses
 // one (its problem names the field, "endpoints.travel.failureRate"); other failures are toasts.
@@ -80,6 +80,22 @@ export function mountUpstreamPanel(section, ctx) {
       ctx.notify({ title: 'Upstream not changed', message: api.describeError(err), details: api.problemDetails(err) });
     }
   });
+
+  // Every endpoint failing, or none: the quickest way to see each screen's error and its recovery.
+  const setAll = async (failureRate, said) => {
+    if (!config) return;
+    const endpoints = Object.fromEntries(Object.keys(config.endpoints || {}).map((name) => [name, { failureRate }]));
+    status.textContent = 'Saving…';
+    try {
+      show(await patchUpstream({ endpoints }));
+      status.textContent = said;
+    } catch (err) {
+      status.textContent = '';
+      ctx.notify({ title: 'Upstream not changed', message: api.describeError(err), details: api.problemDetails(err) });
+    }
+  };
+  section.querySelector('#upstream-break')?.addEventListener('click', () => setAll(1, 'Saved: every endpoint fails now.'));
+  section.querySelector('#upstream-heal')?.addEventListener('click', () => setAll(0, 'Saved: no endpoint fails now.'));
 
   getUpstream().then(show).catch((err) => {
     status.textContent = `Unavailable: ${api.describeError(err)}`;

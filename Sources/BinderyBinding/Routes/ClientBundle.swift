@@ -9,8 +9,8 @@ import Foundation
 /// - `modules.json`: every `.js` file of the layers under a bare name (`{"bindery/js/app.js":
 ///   "source…"}`), each module's imports of other files of the layers (`./binder.js`,
 ///   `/js/api.js`) rewritten to those names and a `//# sourceURL` added so developer tools name
-///   it. The page's loader makes a blob URL of each and an import map from the names to those
-///   URLs. (Bare names because a blob URL is no base for a path: `/js/api.js` inside a blob module
+///   it. The page's loader makes a blob URL of each and an import map from the names (and the
+///   paths, for anyone else's `import('/js/trace.js')`) to those URLs. (Bare names because a blob URL is no base for a path: `/js/api.js` inside a blob module
 ///   cannot be resolved, `bindery/js/api.js` is looked up in the import map.) The screens' list in
 ///   the page names them the same way, so a screen's `import()` gets the same module.
 /// - `styles.css`: the page's style sheets and every screen's, in the page's order.

@@ -45,8 +45,8 @@ struct ClientFiles {
         return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
     }
 
-    /// Registers the pages and files: every screen's URL and its children's get the page, `/` too;
-    /// anything else is a file of a layer, or the fallback.
+    /// Registers the pages and files: every screen's URL and its children's get the page, `/` and
+    /// the app's own pages (`data-page`) too; anything else is a file of a layer, or the fallback.
     func register(on router: inout Router, screens: [Screen]) {
         guard !roots.isEmpty else { return }
         let files = StaticFiles(roots: roots)
@@ -54,6 +54,10 @@ struct ClientFiles {
         for screen in screens {
             router.add(.get, "/\(screen.name)", shell)
             router.add(.get, "/\(screen.name)/{rest...}", shell)
+        }
+        // An app's own pages without a view model (`data-page`), as found at start.
+        for page in ClientTree(roots: files.rootPaths).declaredPages where !screens.contains(where: { page == "/\($0.name)" || page.hasPrefix("/\($0.name)/") }) {
+            router.add(.get, page, shell)
         }
         router.add(.get, "/_v/{fingerprint}/{rest...}", FingerprintedFiles(files: files, shell: shell))
         router.add(.get, "/", shell)

@@ -53,6 +53,21 @@ struct ClientTree: Equatable {
         files[name].flatMap { FileManager.default.contents(atPath: $0.path) }.map { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// The pages of the app without a view model: `data-page="/lab"` on a template of a screen's
+    /// HTML (the client routes them; the server answers them with the page, 200).
+    var declaredPages: [String] {
+        guard let expression = try? NSRegularExpression(pattern: #"<template\b[^>]*\bdata-page="(/[A-Za-z0-9_\-/]+)""#) else { return [] }
+        var pages: Set<String> = []
+        for name in files.keys where name.hasPrefix("screens/") && name.hasSuffix(".html") {
+            guard let text = self.text(of: name) else { continue }
+            let string = text as NSString
+            for match in expression.matches(in: text, range: NSRange(location: 0, length: string.length)) {
+                pages.insert(string.substring(with: match.range(at: 1)))
+            }
+        }
+        return pages.sorted()
+    }
+
     /// The modules `entries` import statically, directly or not, entries included, by name
     /// (`js/app.js`), in a stable order: what the page preloads so that no import waits for
     /// another (`<link rel="modulepreload">`). Dynamic `import()` is not followed.

@@ -38,7 +38,8 @@ extension PageShell {
     }
 
     /// The inline script that loads `modules.json`, makes a blob URL of each module and an import
-    /// map from their names, then imports `entries`; without the bundle, an import map sends the
+    /// map from their names and paths (a developer's `import('/js/trace.js')` in the console gets
+    /// the page's module, not a second one), then imports `entries`; without the bundle, an import map sends the
     /// names and paths to the fingerprinted files one by one. Meanwhile it asks for the session
     /// (`PUT /api/session`, `window.binderyEarly.session`), which the client takes instead of
     /// asking again (or asks itself when that got no answer): the session's round trip overlaps the
@@ -66,8 +67,11 @@ extension PageShell {
                   .then((answer) => (answer.ok ? answer.json() : Promise.reject(new Error(String(answer.status)))))
                   .then((modules) => {
                     const imports = {};
-                    for (const [path, source] of Object.entries(modules)) {
-                      imports[path] = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+                    for (const [name, source] of Object.entries(modules)) {
+                      // By its bare name (the modules' imports) and by its path (anyone else's).
+                      const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+                      imports[name] = url;
+                      imports[name.slice('bindery'.length)] = url;
                     }
                     start(imports);
                   }, () => start({ 'bindery/': prefix, '/': prefix, '/_v/': '/_v/' }));

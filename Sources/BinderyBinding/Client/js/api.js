@@ -48,6 +48,14 @@ export function stillRunning(err) {
   return err instanceof ProblemError && err.status === 409 && err.retryAfter != null;
 }
 
+/**
+ * Whether `err` is a command that ended by design: cancelled by another command (Pause, Reset) or
+ * by the user, which the server answers 409 "Command cancelled". Not a failure to report.
+ */
+export function cancelled(err) {
+  return err instanceof ProblemError && err.status === 409 && Boolean(err.problem) && err.problem.title === 'Command cancelled';
+}
+
 /** A fresh Idempotency-Key: a random UUID (also where crypto.randomUUID is missing: plain HTTP). */
 export function idempotencyKey() {
   if (globalThis.crypto && typeof crypto.randomUUID === 'function') return crypto.randomUUID();
@@ -95,9 +103,10 @@ let requests = 0; // numbers the writes noted in trace.js
  * Sends a request to the server (same origin, JSON), noted for the inspector; answers
  * {status, data, replayed} (replayed: the server answered a repeated Idempotency-Key with its
  * first answer) or throws ProblemError / NetworkError. For an app's own routes (its screens'
- * modules). `idempotencyKey` is sent as the Idempotency-Key header.
+ * modules). `idempotencyKey` is sent as the Idempotency-Key header; `early` is the promise of
+ * the same request's answer, already sent (by the page's loader).
  */
-export async function request(method, url, { body, contentType = 'application/json', headers = {}, keepalive = false, idempotencyKey: key = null } = {}) {
+export async function request(method, url, { body, contentType = 'application/json', headers = {}, keepalive = false, idempotencyKey: key = null, early = null } = {}) {
   const init = {
     method,
     credentials: 'same-origin',
@@ -115,7 +124,8 @@ export async function request(method, url, { body, contentType = 'application/js
   let response;
   let text;
   try {
-    response = await fetch(url, init);
+    // `early`: the same request, sent before this module loaded (null when it got no answer).
+    response = (early && await early) || await fetch(url, init);
     text = await response.text(); // a connection cut while the body arrives: no answer either
   } catch (err) {
     if (noted) note({ ...noted, phase: 'answered', status: null });
@@ -144,11 +154,22 @@ export async function request(method, url, { body, contentType = 'application/js
  * parallel first requests then share one session instead of each creating its own.
  */
 export async function ensureSession() {
-  return request('PUT', '/api/session');
+  // The page's loader asked already, while the modules loaded (the server's PageShell): its
+  // answer is this call's, once; a later call (a retry) asks again.
+  const early = globalThis.binderyEarly?.session;
+  if (early) delete globalThis.binderyEarly.session;
+  return request('PUT', '/api/session', { early });
 }
 
-/** GET /api/views -> [{path, title, url}] */
+let catalogueInPage = true; // the page's copy of the catalogue is read once
+
+/** GET /api/views -> [{path, title, url}]; the first time from the copy in the page, if any. */
 export async function listViews() {
+  const copy = catalogueInPage && document.getElementById('bindery-catalogue');
+  catalogueInPage = false;
+  if (copy) {
+    try { return JSON.parse(copy.textContent).views || []; } catch { /* ask the server */ }
+  }
   const { data } = await request('GET', '/api/views');
   return data.views || [];
 }
@@ -227,7 +248,33 @@ export function describeError(err) {
     return PLAIN[err.status] || (err.status >= 500 ? 'Something went wrong on the server. Try again.' : 'That did not work.');
   }
   if (err instanceof NetworkError) return 'The server cannot be reached. Check the connection and try again.';
+  if (isUpstreamError(err)) return UPSTREAM_PLAIN;
   return err && err.message ? err.message : String(err);
+}
+
+/** What a failure of the service behind the server (`origin: "upstream"`) says in plain words. */
+export const UPSTREAM_PLAIN = 'A service this screen needs did not answer properly. Try again.';
+
+/** Whether `err` is a view model's error object that came from its upstream ({code, message, origin}). */
+export function isUpstreamError(err) {
+  return Boolean(err) && typeof err === 'object' && !(err instanceof Error) && err.origin === 'upstream';
+}
+
+/**
+ * A view model's error object ({code, message, origin, ...}) as the lines of its "Details":
+ * "Code: 500", "Message: Bad Network", "From: the upstream service", then any other member.
+ */
+export function errorFacts(err) {
+  if (err == null) return '';
+  if (typeof err !== 'object') return String(err);
+  const lines = [];
+  if (err.code != null) lines.push(`Code: ${err.code}`);
+  if (err.message) lines.push(`Message: ${err.message}`);
+  if (err.origin) lines.push(`From: ${err.origin === 'upstream' ? 'the upstream service' : err.origin}`);
+  for (const [k, v] of Object.entries(err)) {
+    if (!['code', 'message', 'origin'].includes(k)) lines.push(`${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}`);
+  }
+  return lines.join('\n');
 }
 
 /** The technical account of an error, for the "Details" disclosure. */
@@ -237,5 +284,5 @@ export function problemDetails(err) {
     return [`HTTP ${err.status}`, p.title, p.detail].filter(Boolean).join(' · ');
   }
   if (err instanceof NetworkError) return String(err.cause || err.message);
-  return err && typeof err === 'object' ? JSON.stringify(err) : String(err);
+  return err && typeof err === 'object' && !(err instanceof Error) ? errorFacts(err) : String(err);
 }

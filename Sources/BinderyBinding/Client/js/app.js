@@ -13,7 +13,7 @@ import { Inspector } from './inspector/inspector.js';
 import { pageHub } from './binder/hub.js';
 import { lookup } from './binder/members.js';
 import { Presence } from './presence.js';
-import { match, routeTable } from './routes.js';
+import { match, pageRoutes, routeTable } from './routes.js';
 import { startRouter } from './router.js';
 import { instantiate } from './templates.js';
 import { dismissAll, showToast } from './toast.js';
@@ -45,15 +45,70 @@ const pageTitle = (text) => (text ? `${text} · Bindery` : 'Bindery');
 function showNotFound(err, route = null) {
   const view = instantiate('tpl-not-found');
   view.querySelector('.banner').textContent = err ? api.describeError(err) : 'There is no screen at this address.';
-  if (route && route.parent) {
-    const back = view.querySelector('.not-found-parent');
-    back.hidden = false;
-    back.querySelector('a').href = route.parent.url;
-    back.querySelector('a').textContent = `← ${route.parent.title}`;
-  }
+  if (route && route.parent) linkBack(view, route.parent);
   main.replaceChildren(view);
   setLoading(false);
   document.title = pageTitle('Not found');
+}
+
+/** Shows the "← Parent" link of a not-found or failed page, to its parent `{title, url}`. */
+function linkBack(view, parent) {
+  const back = view.querySelector('.not-found-parent');
+  back.hidden = false;
+  back.querySelector('a').href = parent.url;
+  back.querySelector('a').textContent = `← ${parent.title}`;
+}
+
+/**
+ * A child page whose view model is missing because its parent could not load what it is made of
+ * (the parent's `error` is set: its upstream failed) is not "not found": it says the load failed,
+ * with Details and Try again (the parent's `load` when it has one, then this page again). Anything
+ * else missing is not found.
+ */
+async function showMissing(err, route, stillHere = () => true) {
+  const parentPath = route && route.parent && err instanceof api.ProblemError && err.status === 404
+    ? route.parent.url.replace(/^\/+/, '') : null;
+  let parent = null;
+  if (parentPath) { try { parent = await api.getSnapshot(parentPath); } catch { parent = null; } }
+  if (!stillHere()) return; // the user went elsewhere meanwhile
+  const failure = parent && parent.outputs && parent.outputs.error;
+  if (!failure) { showNotFound(err, route); return; }
+  const view = instantiate('tpl-not-found');
+  view.querySelector('h1').textContent = 'Could not load this page';
+  const banner = view.querySelector('.banner');
+  const message = document.createElement('span');
+  message.className = 'banner-message';
+  message.textContent = api.describeError(failure);
+  const details = document.createElement('details');
+  const summary = document.createElement('summary');
+  summary.textContent = 'Details';
+  const facts = document.createElement('pre');
+  facts.textContent = api.problemDetails(failure);
+  details.append(summary, facts);
+  banner.replaceChildren(message, details);
+  const retry = document.createElement('button');
+  retry.type = 'button';
+  retry.className = 'load-retry';
+  retry.textContent = 'Try again';
+  const here = location.href;
+  retry.addEventListener('click', async () => {
+    retry.disabled = true;
+    retry.setAttribute('aria-busy', 'true');
+    const load = parent.commands && parent.commands.load;
+    if (load && load.enabled) {
+      try { await api.executeCommand(parentPath, 'load', undefined, 10, { key: api.idempotencyKey() }); } catch { /* shown again below */ }
+    }
+    if (location.href === here) render(new URL(here));
+  });
+  const actions = document.createElement('p');
+  actions.className = 'actions';
+  actions.append(retry);
+  banner.after(actions);
+  linkBack(view, route.parent);
+  main.replaceChildren(view);
+  setLoading(false);
+  document.title = pageTitle('Could not load');
+  main.querySelector('h1').focus({ preventScroll: true });
 }
 
 // What every screen module receives.
@@ -61,6 +116,7 @@ const ctx = {
   get navigate() { return navigate; },
   notify: (message) => showToast(message),
   views: [], // the catalogue: [{name, path, title, url, api, viewModel, children}]
+  pages: [], // the app's own pages without a view model (routes.js pageRoutes): [{name, title, url, nav}]
 };
 
 /** A binder of root to the view model at path with the app's standard wiring (not started). */
@@ -70,7 +126,11 @@ function bind(root, path, route) {
     navigate: (url) => navigate(url, { replace: isSibling(location.pathname, new URL(url, location.href).pathname) }),
     notify: (message) => showToast(message),
     connection: (state) => { if (current && current.binder === binder) setConnection(state); },
-    onFatal: (err) => { if (current && current.binder === binder) showNotFound(err, route); },
+    onFatal: (err) => {
+      if (!current || current.binder !== binder) return;
+      const stillHere = () => Boolean(current && current.binder === binder);
+      showMissing(err, route, stillHere).catch(() => { if (stillHere()) showNotFound(err, route); });
+    },
   });
   if (route.titleMember) {
     binder.onSnapshot((s) => { document.title = pageTitle(lookup(s, route.titleMember) || route.title); });
@@ -162,8 +222,9 @@ function markCurrentNav(pathname) {
   }
 }
 
-function buildNav(views) {
-  document.querySelector('#nav ul').replaceChildren(...views.map((v) => {
+function buildNav(views, pages = []) {
+  const entries = [...views, ...pages.filter((p) => p.nav)];
+  document.querySelector('#nav ul').replaceChildren(...entries.map((v) => {
     const li = document.createElement('li');
     const a = document.createElement('a');
     a.href = v.url;
@@ -203,8 +264,9 @@ const catalogue = retry(() => api.ensureSession().then(() => api.listViews()), {
 Promise.all([catalogue, loadScreens()]).then(([views, modules]) => {
   screens = modules;
   ctx.views = views;
-  routes = routeTable(views);
-  buildNav(views);
+  ctx.pages = pageRoutes();
+  routes = routeTable(views, ctx.pages);
+  buildNav(views, ctx.pages);
   navigate = startRouter(render);
 });
 

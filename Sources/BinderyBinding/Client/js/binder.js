@@ -269,7 +269,7 @@ export class Binder {
     this.errorToasts += 1;
     const banners = this.root.querySelectorAll('[data-output-as="error"][data-has-error]');
     if (banners.length) {
-      for (const banner of banners) banner.hidden = false;
+      for (const banner of banners) { banner.hidden = false; delete banner.dataset.dismissed; }
       return;
     }
     this.notify({ title: 'Error', message: api.describeError(err), details: api.problemDetails(err), command });
@@ -278,13 +278,16 @@ export class Binder {
   /**
    * Executes a command; flushes pending input writes first so the command sees them. It carries
    * an Idempotency-Key and is sent again while the server can't be reached (binder/outbox.js);
-   * `key`: a command kept from before a reload, sent again with its key.
+   * `key`: a command kept from before a reload, sent again with its key; `wait`: seconds the
+   * server may take before it answers 202 (0 for a command that runs until stopped).
+   * A command ended by design — cancelled by another command or by the user (409 "Command
+   * cancelled") — is not an error: no toast; it answers null and the snapshot says what happened.
    */
-  async execute(name, body, { path = this.path, element = null, quiet = false, key = null } = {}) {
+  async execute(name, body, { path = this.path, element = null, quiet = false, key = null, wait = 10 } = {}) {
     if (element) { this.localBusy.add(element); this.repaint(); }
     const toastsBefore = this.errorToasts;
     try {
-      const { snapshot } = await sendCommand(this, path, name, body, { quiet, key });
+      const { snapshot } = await sendCommand(this, path, name, body, { quiet, key, wait });
       this.receive(snapshot, { origin: 'command', path });
       if (snapshot && snapshot.navigate && this.options.navigate && !this.stopped) {
         this.options.navigate(snapshot.navigate);
@@ -296,6 +299,8 @@ export class Binder {
         // updates, and toast the problem only if the snapshot didn't already cause one.
         await this.resync();
         if (this.errorToasts === toastsBefore) this.reportError(err, name);
+      } else if (api.cancelled(err)) {
+        this.resync(); // what the cancelling command did, if its own answer has not shown it yet
       } else if (!(quiet && err instanceof api.ProblemError && err.status === 409)) {
         this.notify({ title: 'Error', message: api.describeError(err), details: api.problemDetails(err), command: name });
       }

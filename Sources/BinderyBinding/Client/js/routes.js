@@ -3,6 +3,7 @@
 // whose `{param}` matches one path segment (an `integer` parameter only digits). A route shows
 // the template tpl-<name>, bound to the view model whose path is the page path without its
 // leading slash; its page title is `title`, or the snapshot's `titleMember` when that has a value.
+// An app may add pages of its own without a view model (pageRoutes: a template with data-page).
 
 const HOME = { name: 'home', title: null, titleMember: null, pattern: /^\/$/, bound: false };
 
@@ -10,14 +11,32 @@ const HOME = { name: 'home', title: null, titleMember: null, pattern: /^\/$/, bo
  * [{name, title, titleMember, pattern, bound, parent}] for "/" and every view and child in `views`;
  * a child's `parent` is {title, url} of its view (where its not-found page points back to).
  */
-export function routeTable(views) {
+export function routeTable(views, pages = []) {
   const routes = [HOME];
   for (const view of views) {
     routes.push(routeOf(view));
     const parent = { title: view.title, url: view.url };
     for (const child of view.children || []) routes.push({ ...routeOf(child), parent });
   }
-  return routes;
+  // After the views: a page never hides a screen of the same address.
+  return routes.concat(pages);
+}
+
+/**
+ * The app's own pages without a view model (an app's screens/<name>.html): each
+ * `<template id="tpl-<name>" data-page="/lab" data-title="Lab">` of the page is a route, unbound;
+ * `data-nav` lists it in the header nav after the screens. [{name, title, url, nav, pattern, bound}]
+ */
+export function pageRoutes(root = document) {
+  return [...root.querySelectorAll('template[id^="tpl-"][data-page]')].map((t) => ({
+    name: t.id.slice(4),
+    title: t.dataset.title || null,
+    titleMember: null,
+    url: t.dataset.page,
+    nav: t.hasAttribute('data-nav'),
+    pattern: urlPattern(t.dataset.page),
+    bound: false,
+  }));
 }
 
 function routeOf({ name, title, titleMember = null, url, parameters = {} }) {

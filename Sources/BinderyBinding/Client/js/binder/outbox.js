@@ -226,9 +226,10 @@ function pause(ms, wake) {
  * (ProblemError). Edits typed before it are sent first; while the server can't be reached it is
  * sent again (same key, same body) and edits typed meanwhile wait for it. Answers {snapshot: null}
  * when the screen was left while it waited: it stays kept and goes when the view shows again.
- * `key`: a kept command sent again (restoreUnsent).
+ * `key`: a kept command sent again (restoreUnsent); `wait`: seconds the server may take before it
+ * answers 202 (a command that runs for long, a timer's start, is better answered at once).
  */
-export async function sendCommand(binder, path, name, body, { quiet = false, key = null } = {}) {
+export async function sendCommand(binder, path, name, body, { quiet = false, key = null, wait: waitSeconds = 10 } = {}) {
   const writer = binder.writerFor(path);
   const command = { key: key || api.idempotencyKey(), name, body, at: Date.now(), quiet };
   let settle;
@@ -255,7 +256,7 @@ export async function sendCommand(binder, path, name, body, { quiet = false, key
       // The edits typed before it go first: it waits while they wait for the server.
       if (!writer.idle && writer.waiting) { await wait(); continue; }
       try {
-        const answer = await api.executeCommand(path, name, body, 10, { key: command.key });
+        const answer = await api.executeCommand(path, name, body, waitSeconds, { key: command.key });
         forgetCommand(path, command.key);
         answered = answer.snapshot;
         return answer;

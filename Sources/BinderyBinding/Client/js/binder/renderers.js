@@ -4,6 +4,8 @@
 //   (aria-busy) | valid (aria-invalid) | error ({message, code}, hidden when null) | options
 //   (<select> from [{id, name}]) | @attribute (sets that attribute, removes it on null/false).
 
+import { UPSTREAM_PLAIN, errorFacts, isUpstreamError } from '../api.js';
+
 /**
  * A colour named by the view model ("red", "black", "blue" in the seeds): data-color keeps the
  * name (CSS shows the palette's readable shade of it), --bound-color the value for any other.
@@ -56,19 +58,23 @@ const RENDERERS = {
       el.append(span);
     }
   },
-  // An error object {message, code, ...}: the message in plain words, the rest in a "Details"
+  // An error object {message, code, origin, ...}: a plain sentence — the element's
+  // data-error-message ("The places could not be loaded."), else a general one for an upstream
+  // failure, else the error's message — with the code and the upstream's own words in a "Details"
   // disclosure, and OK to put it away (binder.js shows it again when the command fails again).
-  // The element hides while there is none; data-has-error says one is set, shown or not.
+  // The element hides while there is none; data-has-error says one is set, shown or not, and
+  // data-dismissed that the user put it away (the screen's empty state shows instead).
   error(el, v) {
-    if (v == null) { el.hidden = true; el.replaceChildren(); delete el.dataset.hasError; return; }
+    if (v == null) { el.hidden = true; el.replaceChildren(); delete el.dataset.hasError; delete el.dataset.dismissed; return; }
     const message = document.createElement('p');
     message.className = 'banner-message';
-    message.textContent = (typeof v === 'string' ? v : v.message) || 'Something went wrong.';
+    message.textContent = el.dataset.errorMessage
+      || (isUpstreamError(v) ? UPSTREAM_PLAIN : (typeof v === 'string' ? v : v.message) || 'Something went wrong.');
     const details = document.createElement('details');
     const summary = document.createElement('summary');
     summary.textContent = 'Details';
     const facts = document.createElement('pre');
-    facts.textContent = typeof v === 'string' ? v : JSON.stringify(v, null, 2);
+    facts.textContent = typeof v === 'string' ? v : errorFacts(v);
     details.append(summary, facts);
     const ok = document.createElement('button');
     ok.type = 'button';
@@ -76,10 +82,12 @@ const RENDERERS = {
     ok.textContent = 'OK';
     ok.addEventListener('click', () => {
       el.hidden = true;
+      el.dataset.dismissed = '';
       el.closest('main')?.querySelector('h1')?.focus();
     });
     el.replaceChildren(message, details, ok);
     el.dataset.hasError = '';
+    delete el.dataset.dismissed;
     el.hidden = false;
   },
   // <select> options from [{id, name}] (data-option-value / data-option-label rename the keys).

@@ -1,8 +1,11 @@
 // inspector.js — the live view-model inspector: a panel beside the screen (below it on a phone)
-// that shows the screen's view model as the server sends it — the snapshot as formatted JSON with
-// the members that just changed marked, the versions as they arrived over the event stream with
-// their size, each command's policy and state, and the curl line of the page's last action. It
-// reads only what the page already receives (binder snapshots, trace.js); it changes nothing.
+// that shows the screen's view model as the server sends it — a timeline of its versions (from the
+// server's log, then live) to travel back through, the snapshot of the version chosen as formatted
+// JSON with the members that changed marked, the diff against the version before, each command's
+// policy and state, the versions as they arrived over the event stream, the curl line of the
+// page's last action, and "Copy as test" (the page's steps as a Swift test). It reads only what the
+// page receives (binder snapshots, trace.js) and the view's version log; it changes nothing.
+// Sensitive inputs (a password) are masked in all of it (secrets.js).
 //
 // Opened and closed by the header's "Inspector" button or the backquote key (`) outside text
 // fields; Escape closes it and gives focus back to the button. Whether it is open survives
@@ -11,13 +14,19 @@
 import { recent, watch } from '../trace.js';
 import { renderCommands } from './commands-view.js';
 import { curlLine, outcome } from './curl.js';
-import { changedMembers, memberName, renderJSON } from './json-view.js';
+import { at, renderDiff } from './diff.js';
+import { changedMembers, filterMembers, memberName, renderJSON } from './json-view.js';
+import { parseURL, Recorder } from './recorder.js';
+import { describePath, loadCatalogue, MASK, maskBody, maskSnapshot, maskStrings, secretsOf } from './secrets.js';
 import { renderStreamLog } from './stream-log.js';
+import { swiftTest } from './swift-test.js';
+import { renderTimeline, VersionHistory } from './timeline.js';
 
 const STORAGE_KEY = 'bindery.inspector';
 const MAX_NAMED = 6; // changed members named in words; the rest are counted
 
 const isTextField = (el) => el && (el.isContentEditable || el.closest('input, textarea, select'));
+const words = (names) => `${names.slice(0, MAX_NAMED).join(', ')}${names.length > MAX_NAMED ? ` and ${names.length - MAX_NAMED} more` : ''}`;
 
 export class Inspector {
   constructor(panel, toggle) {
@@ -27,17 +36,43 @@ export class Inspector {
     this.stopWatching = null;
     this.changed = [];
     this.shownAtSend = new Map(); // request id -> the version the page showed when it left
+    this.recorder = new Recorder(); // from the page's load: "Copy as test" replays it
+    this.histories = new Map();     // view path -> VersionHistory
+    this.selected = null;           // the version shown; null: the live one
+    this.query = '';                // the members filter
+    this.views = null;              // the catalogue (sensitive inputs), once loaded
     this.part = (name) => panel.querySelector(`[data-part="${name}"]`);
     this.part('origin').textContent = location.origin;
     toggle.addEventListener('click', () => this.setOpen(!this.open));
     this.part('close').addEventListener('click', () => this.setOpen(false, { returnFocus: true }));
     this.part('copy').addEventListener('click', () => this.copy());
+    this.part('live').addEventListener('click', () => this.select(null, { focus: false }));
+    this.part('copy-test').addEventListener('click', () => this.copyTest());
+    this.part('filter').addEventListener('input', (event) => { this.query = event.target.value; if (this.open) this.renderVersions(); });
     document.addEventListener('keydown', (event) => this.onKey(event));
     watch((record) => this.onRecord(record));
+    this.loadViews();
     this.setOpen(sessionStorage.getItem(STORAGE_KEY) === 'open', { focus: false });
   }
 
   get open() { return !this.panel.hidden; }
+
+  /** The catalogue, for the sensitive inputs; until it came nothing with a value is shown. */
+  loadViews() {
+    loadCatalogue().then((views) => {
+      if (!views) return; // asked again at the next render
+      this.views = views;
+      if (this.open) this.render();
+    });
+  }
+
+  /** The history of the view model at `path` (made on first use). */
+  historyOf(path) {
+    if (!this.histories.has(path)) this.histories.set(path, new VersionHistory(path));
+    return this.histories.get(path);
+  }
+
+  get history() { return this.binder ? this.historyOf(this.binder.path) : null; }
 
   /** The screen in view changed: follow its binder (null on a screen without a view model). */
   show(binder) {
@@ -45,13 +80,28 @@ export class Inspector {
     this.stopWatching = null;
     this.binder = binder;
     this.changed = [];
+    this.selected = null;
     if (binder) {
+      const history = this.historyOf(binder.path);
+      if (binder.snapshot) history.add(binder.snapshot);
       this.stopWatching = binder.onSnapshot((snapshot, previous) => {
+        history.add(snapshot);
         this.changed = previous ? changedMembers(previous, snapshot).filter((p) => p !== '/version') : [];
-        if (this.open) this.renderSnapshot();
+        if (this.open) this.renderVersions();
       });
+      if (this.open) this.loadHistory();
     }
     if (this.open) this.render();
+  }
+
+  /** Asks the server's log for the versions of the view in view, then shows them. */
+  loadHistory() {
+    const history = this.history;
+    if (!history) return Promise.resolve(false);
+    return history.load({ force: true }).then((ok) => {
+      if (this.open && history === this.history) this.renderVersions();
+      return ok;
+    });
   }
 
   setOpen(open, { focus = true, returnFocus = false } = {}) {
@@ -61,6 +111,7 @@ export class Inspector {
     sessionStorage.setItem(STORAGE_KEY, open ? 'open' : 'closed');
     if (open) {
       this.render();
+      this.loadHistory();
       if (focus) this.part('title').focus();
     } else if (returnFocus || this.panel.contains(document.activeElement)) {
       this.toggle.focus();
@@ -87,25 +138,131 @@ export class Inspector {
     }
     if (!this.open) return;
     if (record.type === 'event' && this.binder && record.path === this.binder.path) this.renderStream();
-    if (record.type === 'request' && record.phase === 'answered') this.renderAction();
+    if (record.type === 'request' && record.phase === 'answered') { this.renderAction(); this.renderTest(); }
+  }
+
+  /** {name, root, sensitive} of the view at `path`; null until the catalogue is known. */
+  viewAt(path) {
+    if (!this.views) return null;
+    return describePath(this.views, path) || { name: path.split('/')[0], root: !path.includes('/'), sensitive: [] };
+  }
+
+  /** The sensitive inputs of the view in view and their current values; null while unknown. */
+  secrecy() {
+    if (!this.binder) return { names: [], current: [] };
+    const view = this.viewAt(this.binder.path);
+    if (!view) return null;
+    const latest = this.history && this.history.latest();
+    const current = [this.binder.snapshot, latest && latest.snapshot].flatMap((s) => secretsOf(s, view.sensitive));
+    return { names: view.sensitive, current };
   }
 
   render() {
+    if (!this.views) this.loadViews();
     this.part('path').textContent = this.binder ? `/api/views/${this.binder.path}` : 'This screen has no view model.';
-    this.renderSnapshot();
+    this.renderVersions();
     this.renderStream();
     this.renderAction();
+    this.renderTest();
   }
 
-  renderSnapshot() {
-    const snapshot = this.binder && this.binder.snapshot;
-    this.part('version').textContent = snapshot ? `version ${snapshot.version}` : '';
-    renderJSON(this.part('json'), snapshot, this.changed);
-    renderCommands(this.part('commands'), snapshot && snapshot.commands);
-    const names = this.changed.map(memberName);
+  /** Chooses the version shown: a number, or null (or the newest) to follow the live one. */
+  select(version, { focus = false } = {}) {
+    const latest = this.history && this.history.latest();
+    this.selected = version == null || (latest && version === latest.version) ? null : version; // the newest is live
+    this.renderVersions();
+    if (focus) {
+      const option = this.part('timeline').querySelector(`[data-version="${version}"]`);
+      if (option) option.focus();
+    }
+  }
+
+  /** The timeline, the snapshot of the version shown, its diff and its commands. */
+  renderVersions() {
+    const history = this.history;
+    const secrecy = this.secrecy();
+    const live = this.selected == null;
+    const latest = history && history.latest();
+    const shownEntry = !history ? null : live ? null : history.get(this.selected);
+    const snapshot = !this.binder ? null : live ? (this.binder.snapshot || (latest && latest.snapshot)) : shownEntry && shownEntry.snapshot;
+    const q = this.query.trim().toLowerCase();
+    const matches = (name) => !q || name.toLowerCase().includes(q);
+
+    // The timeline.
+    const timeline = this.part('timeline');
+    this.part('live').hidden = live;
+    this.part('timeline-status').textContent = !history ? 'This screen has no view model.'
+      : live ? 'Following the live version. Choose a version to travel back to it.'
+        : `Showing version ${this.selected}, not the live one${latest ? ` (version ${latest.version})` : ''}.`;
+    if (history && history.list().length) {
+      timeline.hidden = false;
+      this.part('timeline-empty').hidden = true;
+      renderTimeline(timeline, history, {
+        selected: this.selected,
+        matches: (names) => !q || names.some(matches),
+        onSelect: (version, options) => this.select(version, options),
+      });
+      if (!timeline.children.length) { timeline.hidden = true; this.part('timeline-empty').hidden = false; }
+    } else {
+      timeline.replaceChildren();
+      timeline.hidden = true;
+      this.part('timeline-empty').hidden = false;
+    }
+    this.part('timeline-empty').textContent = q && history && history.list().length
+      ? `No version changed a member named like “${this.query.trim()}”.` : 'No versions yet.';
+
+    // The snapshot shown, masked, filtered; its changed members marked.
+    const version = snapshot ? snapshot.version : null;
+    const previous = history && version != null ? history.previous(version) : null;
+    const changed = !snapshot ? [] : live && this.changed.length ? this.changed
+      : previous ? changedMembers(previous.snapshot, snapshot).filter((p) => p !== '/version') : [];
+    this.part('version').textContent = !snapshot ? '' : live ? `version ${version} (live)` : `version ${version} of ${latest ? latest.version : '?'} (not live)`;
+    if (!secrecy) {
+      renderJSON(this.part('json'), null);
+      this.part('changed').textContent = 'Loading…';
+      renderDiff(this.part('diff'), [], 'Loading…');
+      renderCommands(this.part('commands'), null);
+      return;
+    }
+    const safe = snapshot && maskSnapshot(snapshot, secrecy.names, secrecy.current);
+    const filtered = safe && filterMembers(safe, this.query);
+    renderJSON(this.part('json'), filtered === undefined ? null : filtered, changed);
+    this.part('json-empty').hidden = filtered !== undefined || !safe;
+    this.part('json-empty').textContent = `No member is named like “${this.query.trim()}”.`;
+    const names = changed.map(memberName);
     this.part('changed').textContent = !snapshot ? 'Waiting for the first snapshot…'
-      : names.length === 0 ? 'Nothing changed yet on this screen.'
-        : `Just changed: ${names.slice(0, MAX_NAMED).join(', ')}${names.length > MAX_NAMED ? ` and ${names.length - MAX_NAMED} more` : ''}.`;
+      : names.length === 0 ? (live ? 'Nothing changed yet on this screen.' : `Version ${version}: nothing changed.`)
+        : `${live ? 'Just changed' : `Version ${version} changed`}: ${words(names)}.`;
+    renderCommands(this.part('commands'), safe && safe.commands);
+
+    // The diff against the version before, each side masked.
+    const diff = previous ? this.maskedDiff(previous.snapshot, snapshot, secrecy).filter((c) => matches(c.name)) : [];
+    this.part('diff-title').textContent = previous ? `Changes from version ${previous.version} to ${version}` : 'Changes';
+    renderDiff(this.part('diff'), diff, !snapshot ? 'No version yet.'
+      : !previous ? 'No earlier version is known to compare with.'
+        : q ? `No change of a member named like “${this.query.trim()}”.` : 'Nothing changed.');
+  }
+
+  /** The changes from `before` to `after`, their values masked (sensitive inputs, echoed secrets). */
+  maskedDiff(before, after, { names, current }) {
+    const secrets = [...secretsOf(before, names), ...secretsOf(after, names), ...current];
+    const hide = (pointer, value) => {
+      if (value === undefined) return value;
+      const m = /^\/inputs\/([^/]+)$/.exec(pointer);
+      if (m && names.includes(m[1]) && value !== '' && value != null) return MASK;
+      return maskStrings(value, secrets);
+    };
+    return changedMembers(before, after).filter((p) => p !== '/version').map((pointer) => {
+      const old = at(before, pointer);
+      const now = at(after, pointer);
+      return {
+        pointer,
+        name: memberName(pointer),
+        kind: !old.found ? 'added' : !now.found ? 'removed' : 'changed',
+        before: hide(pointer, old.value),
+        after: hide(pointer, now.value),
+      };
+    });
   }
 
   renderStream() {
@@ -113,16 +270,29 @@ export class Inspector {
     renderStreamLog(this.part('stream'), path ? recent((r) => r.type === 'event' && r.path === path) : []);
   }
 
-  /** The last write the page made (on this screen's view model or any other). */
+  /** The last write the page made (on this screen's view model or any other), masked. */
   renderAction() {
     const last = recent((r) => r.type === 'request' && r.phase === 'answered').pop();
-    this.part('copy').hidden = !last;
+    const curl = this.part('curl');
+    const where = last && parseURL(last.url);
+    const view = where ? this.viewAt(where.path) : null;
+    const secrecy = this.secrecy();
+    const known = last && (!where || view) && secrecy;
+    this.part('copy').hidden = !known;
+    curl.hidden = !known;
     if (!last) {
-      this.part('curl').textContent = '';
+      curl.textContent = '';
       this.part('outcome').textContent = 'No action yet: type in a field or press a button.';
       return;
     }
-    this.part('curl').textContent = curlLine(last, { origin: location.origin, shownVersion: this.shownAtSend.get(last.id) });
+    if (!known) {
+      curl.textContent = '';
+      this.part('outcome').textContent = 'Loading…';
+      return;
+    }
+    const names = view ? view.sensitive : [];
+    const safe = { ...last, body: maskBody(last.body, names, secrecy.current) };
+    curl.textContent = curlLine(safe, { origin: location.origin, shownVersion: this.shownAtSend.get(last.id) });
     this.part('outcome').textContent = `${last.method} ${new URL(last.url, location.origin).pathname} · ${outcome(last)}`;
   }
 
@@ -134,6 +304,60 @@ export class Inspector {
     } catch {
       getSelection().selectAllChildren(this.part('curl'));
       status.textContent = 'Selected: copy it with your keyboard.';
+    }
+  }
+
+  /** The app's test fixture for the view in view: {fixture, reason}. */
+  async fixture() {
+    const view = this.binder && this.viewAt(this.binder.path);
+    if (!view) return { fixture: null, reason: this.binder ? 'Loading…' : 'This screen has no view model to test.' };
+    let module;
+    try { module = await import('./test-fixture.js'); } catch { module = {}; }
+    const info = { path: this.binder.path, name: view.name, root: view.root };
+    const fixture = view.root && typeof module.testFixture === 'function' ? module.testFixture(info) : null;
+    const reason = fixture ? null : typeof module.noFixtureReason === 'function' ? module.noFixtureReason(info)
+      : !view.root ? 'Copy as test is for a screen: a child view model is tested through its screen.'
+        : 'Copy as test needs this app to say how a test builds the view model.';
+    return { fixture, reason, view: info, sensitive: view.sensitive };
+  }
+
+  /** Whether "Copy as test" can be used here, said next to it. */
+  async renderTest() {
+    const button = this.part('copy-test');
+    const note = this.part('test-note');
+    const binder = this.binder;
+    const { fixture, reason } = await this.fixture();
+    if (binder !== this.binder) return;
+    const steps = binder ? this.recorder.stepsOf(binder.path).length : 0;
+    button.disabled = !fixture;
+    note.textContent = fixture
+      ? `Replays this page's ${steps} step${steps === 1 ? '' : 's'} on this view model (writes and commands since the page loaded) as a Swift test.`
+      : reason;
+  }
+
+  /** Writes the page's steps as a Swift test: to the clipboard, and shown below the button. */
+  async copyTest() {
+    const status = this.part('test-copied');
+    const output = this.part('test-code');
+    const binder = this.binder;
+    const { fixture, view, sensitive } = await this.fixture();
+    if (!fixture || !binder) return;
+    status.textContent = 'Writing the test…';
+    const history = this.historyOf(binder.path);
+    await history.load({ force: true });
+    const text = swiftTest({ view, fixture, steps: this.recorder.stepsOf(binder.path), history, sensitive });
+    output.value = text;
+    output.hidden = false;
+    this.part('test-code-label').hidden = false;
+    try {
+      await navigator.clipboard.writeText(text);
+      status.textContent = `Copied: ${text.split('\n').length - 1} lines of Swift.`;
+    } catch {
+      output.focus();
+      output.select();
+      let copied = false;
+      try { copied = document.execCommand('copy'); } catch { copied = false; }
+      status.textContent = copied ? `Copied: ${text.split('\n').length - 1} lines of Swift.` : 'Selected below: copy it with your keyboard.';
     }
   }
 }

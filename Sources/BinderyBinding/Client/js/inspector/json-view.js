@@ -102,3 +102,24 @@ export function renderJSON(pre, snapshot, changed = []) {
   if (snapshot != null) lines(out, snapshot, { pointer: '', indent: 0, comma: false, changed: new Set(changed), top: true });
   pre.replaceChildren(out);
 }
+
+/**
+ * `value` with only the members whose name contains `query` (any case): a member whose own key
+ * matches is kept whole, a container is kept with what matches inside it. Answers undefined
+ * when nothing matches; the whole value for an empty query.
+ */
+export function filterMembers(value, query, top = true) {
+  const q = query.trim().toLowerCase();
+  if (!q) return value;
+  if (!isObject(value) && !Array.isArray(value)) return undefined;
+  const kept = Array.isArray(value) ? [] : {};
+  let any = false;
+  for (const [k, v] of Object.entries(value)) {
+    if (top && (k === 'path' || k === 'version')) { if (!Array.isArray(kept)) kept[k] = v; continue; }
+    const inner = String(k).toLowerCase().includes(q) ? v : filterMembers(v, q, false);
+    if (inner === undefined) continue;
+    any = true;
+    if (Array.isArray(kept)) kept.push(inner); else kept[k] = inner;
+  }
+  return any ? kept : undefined;
+}
