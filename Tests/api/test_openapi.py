@@ -309,7 +309,7 @@ def test_every_catalogue_route_has_its_paths(server, openapi_document):
             if "get" not in doc["paths"].get(path, {}):
                 missing.append(f"GET {path}")
     assert not missing, "catalogue routes without documented paths:\n  " + "\n  ".join(missing)
-    suffix = re.compile(r"^(|/events|/presence|/commands/[^/{}]+|/commands/[^/{}]+/cancel|/inputs/[^/{}]+|/inputs/[^/{}]+/ops)$")
+    suffix = re.compile(r"^(|/events|/presence|/versions|/commands/[^/{}]+|/commands/[^/{}]+/cancel|/inputs/[^/{}]+|/inputs/[^/{}]+/ops)$")
     apis = {api for api, _ in routes}
     stray = [t for t in doc["paths"] if t.startswith("/api/views/")
              and not any(t.startswith(api) and suffix.match(t[len(api):]) for api in apis)]
@@ -333,6 +333,7 @@ def test_every_view_model_and_command_is_documented(openapi_document, crawl):
         api = f"/api/views/{view}"
         need(api, "get")
         need(api + "/events", "get")
+        need(api + "/versions", "get")
         for method in ("get", "put", "delete"):
             need(api + "/presence", method)
         for name in snapshot.get("texts", {}):  # collaborative inputs

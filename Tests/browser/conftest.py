@@ -153,6 +153,10 @@ class Upstream:
         self.base = base
         self.original = _http("GET", f"{base}/api/upstream")
 
+    def current(self) -> dict:
+        """The configuration as the server has it now."""
+        return _http("GET", f"{self.base}/api/upstream")
+
     def patch(self, endpoints: dict) -> dict:
         return _http("PATCH", f"{self.base}/api/upstream", {"endpoints": endpoints})
 

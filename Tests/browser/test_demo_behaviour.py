@@ -101,8 +101,7 @@ def test_home_shows_a_card_per_screen_and_the_lab_holds_the_upstream(driver, bas
     css(driver, "#upstream-break").click()
     wait(driver, lambda: css(driver, "#upstream-status").text.startswith("Saved"))
     assert upstream.original is not None
-    from conftest import _http  # the configuration as the server has it now
-    assert all(e["failureRate"] == 1 for e in _http("GET", f"{base_url}/api/upstream")["endpoints"].values())
+    assert all(e["failureRate"] == 1 for e in upstream.current()["endpoints"].values())
     css(driver, "#upstream-heal").click()
     wait(driver, lambda: css(driver, "#upstream-status").text == "Saved: no endpoint fails now.")
     no_blocking_axe_issue(driver, "lab")
