@@ -18,6 +18,10 @@ let package = Package(
         .library(name: "BinderyTesting", targets: ["BinderyTesting"]),
         // The seed apps' server (the five screens of the articles in shared/seeds).
         .executable(name: "bindery", targets: ["SeedServer"]),
+        // A Swift client of a Bindery server: sessions, remote view models, writes and commands.
+        .library(name: "BinderyClient", targets: ["BinderyClient"]),
+        // A readable `curl -N` for developers, on BinderyClient: writes, commands, one JSON line per version.
+        .executable(name: "bindery-watch", targets: ["BinderyWatch"]),
         // The fuzz target: `scripts/fuzz` builds it with libFuzzer; an ordinary build replays files.
         .executable(name: "bindery-fuzz", targets: ["BinderyFuzz"]),
     ],
@@ -131,6 +135,16 @@ let package = Package(
             packageAccess: false,
             swiftSettings: strictSettings
         ),
+        // The Swift client: URLSession (FoundationNetworking on Linux) and BinderyRuntime's JSON only,
+        // nothing of the server (no libmicrohttpd, GRDB or postgres-nio in its graph).
+        .target(name: "BinderyClient", dependencies: ["BinderyRuntime"], swiftSettings: strictSettings),
+        // `bindery-watch`: the client's example and a developer's tool.
+        .executableTarget(
+            name: "BinderyWatch",
+            dependencies: ["BinderyClient", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            packageAccess: false,
+            swiftSettings: strictSettings
+        ),
         // The parsers of untrusted input and their invariants, for libFuzzer (see scripts/fuzz). Only
         // the two modules it needs, so a sanitized build does not compile the store's dependencies.
         .executableTarget(
@@ -169,6 +183,14 @@ let package = Package(
                 "Bindery", "BinderyBinding", "SeedApps", "BinderyHTTP", "BinderyRuntime", "BinderyStore", "BinderyUpstream",
                 "BinderyTestSupport",
                 .product(name: "Clocks", package: "swift-clocks"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "BinderyClientTests",
+            dependencies: [
+                "BinderyClient", "Bindery", "SeedApps", "BinderyStore", "BinderyUpstream",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
