@@ -10,7 +10,7 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Bindery",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         // What a developer imports: declare view models and shared models, build and run a server.
         .library(name: "Bindery", targets: ["Bindery"]),
@@ -22,6 +22,9 @@ let package = Package(
         .library(name: "BinderyClient", targets: ["BinderyClient"]),
         // A readable `curl -N` for developers, on BinderyClient: writes, commands, one JSON line per version.
         .executable(name: "bindery-watch", targets: ["BinderyWatch"]),
+        // The seed apps' typed clients (`bindery generate-client swift`), for Swift apps of the seeds
+        // (Examples/SwiftUIForm).
+        .library(name: "BinderySeedClients", targets: ["SeedClients"]),
         // The fuzz target: `scripts/fuzz` builds it with libFuzzer; an ordinary build replays files.
         .executable(name: "bindery-fuzz", targets: ["BinderyFuzz"]),
     ],
@@ -138,6 +141,9 @@ let package = Package(
         // The Swift client: URLSession (FoundationNetworking on Linux) and BinderyRuntime's JSON only,
         // nothing of the server (no libmicrohttpd, GRDB or postgres-nio in its graph).
         .target(name: "BinderyClient", dependencies: ["BinderyRuntime"], swiftSettings: strictSettings),
+        // The seed apps' typed clients, generated from their declarations (`bindery generate-client
+        // swift --output Sources/SeedClients`; a test fails when they are stale).
+        .target(name: "SeedClients", dependencies: ["BinderyClient"], packageAccess: false, swiftSettings: strictSettings),
         // `bindery-watch`: the client's example and a developer's tool.
         .executableTarget(
             name: "BinderyWatch",
@@ -189,7 +195,7 @@ let package = Package(
         .testTarget(
             name: "BinderyClientTests",
             dependencies: [
-                "BinderyClient", "Bindery", "SeedApps", "BinderyStore", "BinderyUpstream",
+                "BinderyClient", "Bindery", "BinderyBinding", "SeedApps", "SeedClients", "BinderyStore", "BinderyUpstream",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

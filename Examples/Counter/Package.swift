@@ -9,6 +9,9 @@ let package = Package(
     targets: [
         .target(name: "Counter", dependencies: [.product(name: "Bindery", package: "Bindery")]),
         .executableTarget(name: "CounterServer", dependencies: ["Counter"]),
+        // The Counter's typed client, generated from its declaration (`swift run CounterServer
+        // generate-client swift --output Sources/CounterClient`; a test fails when it is stale).
+        .target(name: "CounterClient", dependencies: [.product(name: "BinderyClient", package: "Bindery")]),
         .testTarget(
             name: "CounterTests", dependencies: ["Counter", .product(name: "BinderyTesting", package: "Bindery")]
         ),

@@ -3,8 +3,9 @@ import BinderyBinding
 
 extension BinderyApp {
     /// Runs the app as an executable: `serve` (the default) with every ``ServeOptions`` option
-    /// (`--host`, `--port`, `--store`, …, and their `BINDERY_*` variables), or `openapi` to print
-    /// the OpenAPI document; `--help` lists them.
+    /// (`--host`, `--port`, `--store`, …, and their `BINDERY_*` variables), `openapi` to print
+    /// the OpenAPI document, or `generate-client swift --output DIR` to write typed client code
+    /// (one file per screen and child view model type); `--help` lists them.
     ///
     /// ```swift
     /// @main
@@ -28,6 +29,8 @@ extension BinderyApp {
                 try await serve.options.serve(app: build)
             case let openAPI as AppCommand.OpenAPI:
                 try openAPI.options.printOpenAPIDocument(app: build)
+            case let generate as AppCommand.GenerateClient:
+                try generate.options.generate(app: build)
             default:
                 try command.run()
             }
@@ -37,7 +40,7 @@ extension BinderyApp {
     }
 }
 
-/// The command line ``BinderyApp/main()`` reads: `serve` (the default) and `openapi`.
+/// The command line ``BinderyApp/main()`` reads: `serve` (the default), `openapi` and `generate-client`.
 struct AppCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: CommandLine.arguments.first.flatMap { $0.split(separator: "/").last.map(String.init) },
@@ -47,7 +50,7 @@ struct AppCommand: ParsableCommand {
             option in upper case with dashes as underscores (e.g. BINDERY_PORT=9000). A flag on the command line \
             wins over the environment.
             """,
-        subcommands: [Serve.self, OpenAPI.self],
+        subcommands: [Serve.self, OpenAPI.self, GenerateClient.self],
         defaultSubcommand: Serve.self
     )
 
@@ -64,5 +67,14 @@ struct AppCommand: ParsableCommand {
             abstract: "Print the OpenAPI 3.1 document of the server these options describe, without serving."
         )
         @OptionGroup var options: ServeOptions
+    }
+
+    /// `generate-client`: writes typed client code for the app's screens, without serving.
+    struct GenerateClient: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "generate-client",
+            abstract: "Write typed client code (Swift, on BinderyClient) for every screen and child view model type."
+        )
+        @OptionGroup var options: ClientGenerationOptions
     }
 }

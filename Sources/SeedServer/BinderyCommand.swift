@@ -13,7 +13,7 @@ struct BinderyCommand: AsyncParsableCommand {
             named after it: BINDERY_ followed by the option in upper case with dashes as underscores \
             (e.g. BINDERY_PORT=9000). A flag on the command line wins over the environment.
             """,
-        subcommands: [ServeCommand.self, OpenAPICommand.self],
+        subcommands: [ServeCommand.self, OpenAPICommand.self, GenerateClientCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 }

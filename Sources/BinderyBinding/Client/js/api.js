@@ -99,6 +99,15 @@ export function viewURL(path) {
 
 let requests = 0; // numbers the writes noted in trace.js
 
+/** How long a request may go unanswered beyond what it asked the server to wait (`Prefer: wait`). */
+const ANSWER_TIMEOUT_SECONDS = 20;
+
+/** The seconds of `Prefer: wait=S` in `headers`, else 0. */
+function preferredWait(headers) {
+  const match = /wait=(\d+(?:\.\d+)?)/.exec(headers.Prefer || '');
+  return match ? Number(match[1]) : 0;
+}
+
 /**
  * Sends a request to the server (same origin, JSON), noted for the inspector; answers
  * {status, data, replayed} (replayed: the server answered a repeated Idempotency-Key with its
@@ -112,6 +121,9 @@ export async function request(method, url, { body, contentType = 'application/js
     credentials: 'same-origin',
     headers: { Accept: 'application/json, application/problem+json', ...headers },
     keepalive,
+    // A request nobody answers (a half-open connection, a proxy waiting on a dead node) fails
+    // after a while instead of hanging: the callers treat it as no answer and try again.
+    signal: AbortSignal.timeout((preferredWait(headers) + ANSWER_TIMEOUT_SECONDS) * 1000),
   };
   if (key) init.headers['Idempotency-Key'] = key;
   if (body !== undefined) {
