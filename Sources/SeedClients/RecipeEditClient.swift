@@ -16,11 +16,17 @@ public struct RecipeEditClient: Sendable {
         self.remote = session.view(path)
     }
 
-    /// Input `name` (string, at most 120 characters), a collaborative text edited with text operations: read-only here.
-    public var name: String { remote.input("name", as: String.self) ?? "" }
+    /// Input `name` (string, at most 120 characters), a collaborative text: reading shows this client's text with others' edits merged in; assigning sends the difference as text operations.
+    public var name: String {
+        get { remote.input("name", as: String.self) ?? "" }
+        nonmutating set { remote[input: "name"] = .string(newValue) }
+    }
 
-    /// Input `blurb` (string, at most 2000 characters), a collaborative text edited with text operations: read-only here.
-    public var blurb: String { remote.input("blurb", as: String.self) ?? "" }
+    /// Input `blurb` (string, at most 2000 characters), a collaborative text: reading shows this client's text with others' edits merged in; assigning sends the difference as text operations.
+    public var blurb: String {
+        get { remote.input("blurb", as: String.self) ?? "" }
+        nonmutating set { remote[input: "blurb"] = .string(newValue) }
+    }
 
     /// Input `filmType` (one of `colourNegative`, `colourSlide`, `blackAndWhite`, `blackAndWhiteSlide`, or null): reading shows what the server has (or what this client is writing); assigning writes it.
     public var filmType: String? {

@@ -15,11 +15,17 @@ public struct StepEditClient: Sendable {
         self.remote = session.view(path)
     }
 
-    /// Input `name` (string, at most 120 characters), a collaborative text edited with text operations: read-only here.
-    public var name: String { remote.input("name", as: String.self) ?? "" }
+    /// Input `name` (string, at most 120 characters), a collaborative text: reading shows this client's text with others' edits merged in; assigning sends the difference as text operations.
+    public var name: String {
+        get { remote.input("name", as: String.self) ?? "" }
+        nonmutating set { remote[input: "name"] = .string(newValue) }
+    }
 
-    /// Input `agitation` (string, at most 2000 characters), a collaborative text edited with text operations: read-only here.
-    public var agitation: String { remote.input("agitation", as: String.self) ?? "" }
+    /// Input `agitation` (string, at most 2000 characters), a collaborative text: reading shows this client's text with others' edits merged in; assigning sends the difference as text operations.
+    public var agitation: String {
+        get { remote.input("agitation", as: String.self) ?? "" }
+        nonmutating set { remote[input: "agitation"] = .string(newValue) }
+    }
 
     /// Input `durationSeconds` (integer 1...86400): reading shows what the server has (or what this client is writing); assigning writes it.
     public var durationSeconds: Int {

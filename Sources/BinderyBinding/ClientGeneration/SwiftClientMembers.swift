@@ -55,17 +55,18 @@ struct SwiftClientMembers {
         return result
     }
 
-    /// A read-write property (read-only for a collaborative text).
+    /// A read-write property (a collaborative text is written as text operations by the client).
     private func input(_ input: ViewModelSchema.Input) -> [String] {
         let type = SwiftClientType(input.schema)
         let name = SwiftNames.literal(input.name)
         var about = "/// Input `\(input.name)` (\(input.schema.clientDescription))"
         let read = type.read(json: "remote[input: \(name)]") { "remote.input(\(name), as: \($0).self)" }
         if input.isCollaborative {
-            about += ", a collaborative text edited with text operations: read-only here."
-            return [about, "public var \(SwiftNames.identifier(input.name)): \(type.spelling) { \(read) }"]
+            about += ", a collaborative text: reading shows this client's text with others' edits merged in;"
+                + " assigning sends the difference as text operations."
+        } else {
+            about += ": reading shows what the server has (or what this client is writing); assigning writes it."
         }
-        about += ": reading shows what the server has (or what this client is writing); assigning writes it."
         if input.isSensitive { about += " A secret: tools mask it." }
         return [
             about,

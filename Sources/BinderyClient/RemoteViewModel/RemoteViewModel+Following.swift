@@ -83,9 +83,15 @@ extension RemoteViewModel {
             else { return false }
             accept(patched)
             return true
+        case "edits":
+            // Collaborative texts' ops, merged into what this client shows; the version after
+            // them carries the text too, but a text is shown as this client holds it.
+            guard let edits = try? JSONValue(parsing: Array(event.data.utf8)) else { return true }
+            log("edits")
+            takeEdits(edits)
+            return true
         default:
-            // `edits` (collaborative texts' ops: the version after them carries the text too) and
-            // `presence` are not followed yet.
+            // `presence` is not followed yet.
             return true
         }
     }

@@ -5,15 +5,23 @@ extension RemoteViewModel {
     /// one PATCH (JSON merge patch) carrying `If-Match` (the version shown when they were written)
     /// and an `Idempotency-Key`, retried unchanged after a network failure or 502/503/504. Throws
     /// the server's problem when it refused them (also shown in ``problem``).
+    ///
+    /// A collaborative input (one the snapshot lists in `texts`) is not PATCHed: the difference
+    /// from the text shown is sent as text operations (``subscript(input:)`` too), and this waits
+    /// until the server has applied it.
     public func write(_ inputs: [String: JSONValue]) async throws {
-        let number = enqueue(inputs)
-        try await withCheckedThrowingContinuation { continuation in
-            writeWaiters.append((number, continuation))
+        let queued = enqueue(inputs)
+        if let number = queued.patch {
+            try await withCheckedThrowingContinuation { continuation in
+                writeWaiters.append((number, continuation))
+            }
         }
+        for (name, number) in queued.texts { try await waitForText(name, edit: number) }
     }
 
     /// Waits until every input written so far has been answered; throws the problem of a refusal.
     public func flush() async throws {
+        for (name, text) in texts { try await waitForText(name, edit: text.edited) }
         guard !writes.isEmpty else { return }
         let last = writes.written
         try await withCheckedThrowingContinuation { continuation in
@@ -21,14 +29,28 @@ extension RemoteViewModel {
         }
     }
 
-    /// Queues a write and makes sure the writer runs; answers the write's number.
-    func enqueue(_ inputs: [String: JSONValue]) -> Int {
-        let number = writes.add(inputs, shown: version)
-        show()
-        if writer == nil {
-            writer = Task { await drain() }
+    /// Queues a write (collaborative texts as edits) and makes sure the writers run; answers the
+    /// PATCH write's number, if some input is PATCHed, and each text edit's.
+    func enqueue(_ inputs: [String: JSONValue]) -> (patch: Int?, texts: [(String, Int)]) {
+        var plain: [String: JSONValue] = [:]
+        var edits: [(String, Int)] = []
+        for (name, value) in inputs {
+            if texts[name] != nil, let typed = value.stringValue ?? (value == .null ? "" : nil) {
+                if let number = texts[name]?.edit(to: typed) { edits.append((name, number)) }
+                sendText(name)
+            } else {
+                plain[name] = value
+            }
         }
-        return number
+        var number: Int?
+        if !plain.isEmpty || edits.isEmpty {
+            number = writes.add(plain, shown: version)
+            if writer == nil {
+                writer = Task { await drain() }
+            }
+        }
+        show()
+        return (number, edits)
     }
 
     /// Sends PATCHes, one at a time, until nothing waits.

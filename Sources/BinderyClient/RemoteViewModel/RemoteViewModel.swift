@@ -27,6 +27,14 @@ public final class RemoteViewModel {
     @ObservationIgnored var writes = PendingWrites()
     @ObservationIgnored var writer: Task<Void, Never>?
     @ObservationIgnored var writeWaiters: [(last: Int, continuation: CheckedContinuation<Void, any Error>)] = []
+    /// The collaborative inputs (the snapshot's `texts`), each sent as text operations.
+    @ObservationIgnored var texts: [String: SharedText] = [:]
+    @ObservationIgnored var textSenders: [String: Task<Void, Never>] = [:]
+    @ObservationIgnored var textWaiters: [(input: String, last: Int, continuation: CheckedContinuation<Void, any Error>)] = []
+    /// Collaborative inputs to read again whole, dropping what is pending (this client's model diverged).
+    @ObservationIgnored var textsToReset: Set<String> = []
+    /// For tests: how many answers to text operations to lose, as a cut connection would.
+    @ObservationIgnored package var textAnswersToLose = 0
     @ObservationIgnored var watchers: [Int: AsyncStream<JSONValue>.Continuation] = [:]
     @ObservationIgnored var changeWaiters: [Int: AsyncStream<Void>.Continuation] = [:]
     @ObservationIgnored var nextWatcher = 0
@@ -47,6 +55,7 @@ public final class RemoteViewModel {
 
     /// The value of input `name` as shown (what this client wrote, until the server answers).
     /// Assigning writes it: PATCHes are coalesced, one in flight; a refusal shows in ``problem``.
+    /// A collaborative text is sent as text operations instead, and shows others' edits merged in.
     public subscript(input name: String) -> JSONValue? {
         get { snapshot?.objectValue?["inputs"]?.objectValue?[name] }
         set { _ = enqueue([name: newValue ?? .null]) }
@@ -94,6 +103,7 @@ public final class RemoteViewModel {
         guard let version = snapshot.objectValue?["version"]?.intValue else { return false }
         if let held = server?.objectValue?["version"]?.intValue, version <= held { return false }
         server = snapshot
+        takeTexts(of: snapshot)
         show()
         for watcher in watchers.values { watcher.yield(snapshot) }
         return true
@@ -105,10 +115,12 @@ public final class RemoteViewModel {
         notifyChange()
     }
 
-    /// Recomputes ``snapshot``: the server's, with the inputs being written laid over it.
+    /// Recomputes ``snapshot``: the server's, with the inputs being written laid over it (and
+    /// each collaborative text as this client holds it: others' edits merged into its own).
     func show() {
         guard var shown = server?.objectValue else { return }
-        let overlay = writes.shown
+        var overlay = writes.shown
+        for (name, text) in texts { overlay[name] = .string(text.local) }
         if !overlay.isEmpty {
             var inputs = shown["inputs"]?.objectValue ?? [:]
             inputs.merge(overlay) { _, mine in mine }
