@@ -4,155 +4,30 @@ key and the same body; unsent edits and commands are kept in the tab's sessionSt
 reload (a password only as its length); the header's save state says "Saving…", "Saved" or
 "Offline — will send".
 
-The outage is the app server down behind a gateway, as in production behind nginx
-(docs/operations.md): `Gateway` forwards every request to the server and, while the server is
-down, keeps serving the client's files it has seen (so a reload during the outage shows the
-page, as a proxy or CDN serving static files would) and answers anything else with 502 Bad
-Gateway, as nginx does. It can also lose an answer: it forwards the request, the server applies
-it and answers, and the gateway closes the browser's connection without a byte of that answer.
-It records every write it forwarded (method, path, Idempotency-Key, body, the server's status).
-Every answer carries `Connection: close`, so the browser never resends a request by itself on a
-reused connection: a write seen twice was sent twice by the page.
+The outage is the app server down behind a gateway (`answer_gateway.Gateway`), as in production
+behind nginx (docs/operations.md): while the server is down it keeps serving the client's files it
+has seen (so a reload during the outage shows the page) and answers anything else with 502; it
+can also lose an answer after the server applied the request.
 """
 
 from __future__ import annotations
 
-import http.client
 import json
 import re
-import socket
-import threading
 import urllib.request
 import uuid
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from selenium.webdriver.common.keys import Keys
 
 from accessibility import audit, blocking, describe
+from answer_gateway import Gateway
 from pages import PHONE, all_css, css, open_screen, set_viewport, usable, wait
 
-HOP_BY_HOP = {"connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade",
-              "content-length"}
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
 OFFLINE = ("offline", "Offline — will send")
 SAVED = ("saved", "Saved")
 NETWORK_OFFLINE = {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
-
-
-class Gateway:
-    """A reverse proxy on a port of its own in front of `backend_port` (see the module's doc)."""
-
-    def __init__(self, backend_port: int):
-        self.backend_port = backend_port
-        self.files: dict[str, tuple[int, list, bytes]] = {}  # the client's files, by path
-        self.writes: list[dict] = []
-        self.lock = threading.Lock()
-        self.losing = None  # (method, path): the next such request's answer is lost
-        gateway = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args):
-                pass
-
-            def do_GET(self):
-                gateway.forward(self)
-
-            do_POST = do_PATCH = do_PUT = do_DELETE = do_GET
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-    def lose_next_answer(self, method: str, path: str) -> None:
-        with self.lock:
-            self.losing = (method, path)
-
-    def requests(self, method: str, path: str | None = None) -> list[dict]:
-        with self.lock:
-            return [dict(r) for r in self.writes if r["method"] == method and (path is None or r["path"] == path)]
-
-    def forward(self, h: BaseHTTPRequestHandler) -> None:
-        length = int(h.headers.get("Content-Length") or 0)
-        body = h.rfile.read(length) if length else b""
-        path = h.path
-        is_file = h.command == "GET" and not path.startswith("/api/")
-        headers = {k: v for k, v in h.headers.items() if k.lower() not in HOP_BY_HOP}
-        if is_file:  # always a whole copy, to serve while the server is away
-            headers = {k: v for k, v in headers.items() if k.lower() not in ("if-none-match", "if-modified-since")}
-        record = None
-        lose = False
-        if h.command != "GET":
-            record = {"method": h.command, "path": path, "key": h.headers.get("Idempotency-Key"),
-                      "if_match": h.headers.get("If-Match"), "body": body.decode(errors="replace"),
-                      "status": None, "replayed": None, "lost": False}
-            with self.lock:
-                self.writes.append(record)
-                if self.losing == (h.command, path):
-                    lose, self.losing = True, None
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", self.backend_port, timeout=120)
-            conn.request(h.command, path, body=body if length else None, headers=headers)
-            response = conn.getresponse()
-        except OSError:  # the server is down
-            if is_file and path in self.files:
-                self.reply(h, *self.files[path])
-            else:
-                self.reply(h, 502, [("Content-Type", "text/html")], b"<html><body><h1>502 Bad Gateway</h1></body></html>")
-            return
-        try:
-            kept = [(k, v) for k, v in response.getheaders() if k.lower() not in HOP_BY_HOP]
-            if record is not None:
-                with self.lock:
-                    record["status"] = response.status
-                    record["replayed"] = response.getheader("Idempotent-Replayed")
-            if lose:
-                response.read()  # the server applied it and answered; the browser never hears it
-                with self.lock:
-                    record["lost"] = True
-                h.close_connection = True
-                h.connection.shutdown(socket.SHUT_RDWR)
-                return
-            if (response.getheader("Content-Type") or "").startswith("text/event-stream"):
-                h.send_response_only(response.status)
-                for k, v in kept:
-                    h.send_header(k, v)
-                h.send_header("Connection", "close")
-                h.end_headers()
-                h.wfile.flush()
-                h.close_connection = True
-                while chunk := response.read1(65536):
-                    h.wfile.write(chunk)
-                    h.wfile.flush()
-                return
-            data = response.read()
-            if is_file and response.status == 200:
-                self.files[path] = (200, kept, data)
-            self.reply(h, response.status, kept, data)
-        except (OSError, http.client.HTTPException):
-            h.close_connection = True  # the server went away mid-answer, or the browser left
-        finally:
-            conn.close()
-
-    @staticmethod
-    def reply(h, status: int, headers: list, data: bytes) -> None:
-        h.send_response_only(status)
-        for k, v in headers:
-            h.send_header(k, v)
-        if status not in (204, 304):
-            h.send_header("Content-Length", str(len(data)))
-        h.send_header("Connection", "close")
-        h.end_headers()
-        if status not in (204, 304):
-            h.wfile.write(data)
-        h.close_connection = True
 
 
 @pytest.fixture
