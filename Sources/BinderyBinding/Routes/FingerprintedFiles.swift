@@ -9,8 +9,9 @@ struct FingerprintedFiles: HTTPResponder {
     let shell: PageShell
 
     func respondImmediately(to request: Request) -> Response? {
-        guard let (path, current) = locate(request) else { return nil }
-        return bundled(path, for: request) ?? files.respondImmediately(to: request, path: path, immutable: current)
+        // A bundle is answered off the network thread: it looks at every file of the layers first.
+        guard let (path, current) = locate(request), path.first != "_bundle" else { return nil }
+        return files.respondImmediately(to: request, path: path, immutable: current)
     }
 
     func respond(to request: Request) async throws -> Response {
