@@ -18,9 +18,16 @@ def audit(driver) -> list[dict]:
     if not driver.execute_script("return typeof window.axe === 'object'"):
         driver.execute_script(AXE_SCRIPT.read_text(encoding="utf8"))
     options = json.dumps({"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]})
+    # Colours are judged once they settle: a transition still running (a button's background
+    # after the colour scheme changed) would be measured half-way. Endless animations (a spinner)
+    # are not waited for.
     result = driver.execute_async_script(
         "const done = arguments[arguments.length - 1];"
-        f"axe.run(document, {options}).then((r) => done(r.violations), (e) => done({{error: String(e)}}));")
+        "const settling = document.getAnimations()"
+        ".filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity)"
+        ".map((a) => a.finished.catch(() => {}));"
+        f"Promise.all(settling).then(() => axe.run(document, {options}))"
+        ".then((r) => done(r.violations), (e) => done({error: String(e)}));")
     if isinstance(result, dict) and "error" in result:
         raise RuntimeError(f"axe failed: {result['error']}")
     return result

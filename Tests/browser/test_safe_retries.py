@@ -325,6 +325,7 @@ def test_edits_typed_after_a_waiting_command_are_sent_after_it(driver, restartab
         print("page:", css(driver, "#form-output").text, css(driver, "#phone").get_attribute("value"),
               save_state(driver), [e.text for e in all_css(driver, ".conflict")])
         print("kept:", kept_raw(driver))
+        print("writer:", driver.execute_script(WRITER_STATE))
         with gateway.lock:
             print("writes:", *[r for r in gateway.writes if "presence" not in r["path"]], sep="\n  ")
         raise
@@ -339,6 +340,20 @@ def test_edits_typed_after_a_waiting_command_are_sent_after_it(driver, restartab
     if not reload:  # (after a reload the password typed before it is gone: never stored)
         before = next(i for i, (m, b) in enumerate(taken) if m == "PATCH" and "passw0rd9" in b)
         assert before < command, taken
+
+
+# The form's input writer as the page holds it (binder/writer.js), for a failure's report.
+WRITER_STATE = """
+const b = window.__bindery && window.__bindery.binder;
+const w = b && b.writers.get('form');
+if (!w) return 'no writer';
+return JSON.stringify({stopped: b.stopped, forgotten: Boolean(b.forgotten), version: b.version,
+  pending: [...w.pending.keys()], later: [...w.later.keys()], holds: w.holds, inflight: Boolean(w.inflight),
+  unanswered: w.unanswered && {body: w.unanswered.body, check: w.unanswered.check},
+  retryTimer: Boolean(w.retryTimer), recovering: w.recovering, waiting: w.waiting,
+  conflicts: [...w.conflicts.keys()], held: [...w.held.keys()], orphans: Object.keys(w.orphans),
+  exited: w.exited, stream: document.documentElement.dataset.stream});
+"""
 
 
 def recipes_named(driver, base: str, name: str) -> int:

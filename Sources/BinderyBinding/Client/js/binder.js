@@ -163,19 +163,35 @@ export class Binder {
   /**
    * The current snapshot of `path` after the server was away, or null when the server forgot the
    * session and the user has to choose how to start again. Concurrent calls share one GET.
+   *
+   * "Forgot" is judged against the version this page knew when the GET was sent: a version that
+   * came meanwhile (a command's answer) makes that answer stale, not a sign of a new session, so
+   * it is asked again (a caller who knows a newer version never joins an older GET either).
    */
   async refresh(path = this.path) {
-    if (this.forgotten) return null;
-    if (!this.refreshing.has(path)) {
-      this.refreshing.set(path, api.getSnapshot(path).finally(() => this.refreshing.delete(path)));
+    for (;;) {
+      if (this.forgotten) return null;
+      const known = path === this.path ? this.version : -1;
+      let asked = this.refreshing.get(path);
+      if (!asked || asked.known < known) {
+        const entry = { known, answer: null };
+        entry.answer = api.getSnapshot(path).finally(() => {
+          if (this.refreshing.get(path) === entry) this.refreshing.delete(path);
+        });
+        this.refreshing.set(path, entry);
+        asked = entry;
+      }
+      const snapshot = await asked.answer;
+      if (this.forgotten) return null;
+      if (path !== this.path || asked.known < 0 || !(snapshot.version < asked.known)) {
+        if (path === this.path && snapshot.version < this.version) continue; // stale: ask again
+        return snapshot;
+      }
+      const typed = this.scope.allInputs().some((b) => b.editSeq > 0);
+      if (!typed) return snapshot;
+      this.forget(snapshot);
+      return null;
     }
-    const snapshot = await this.refreshing.get(path);
-    if (this.forgotten) return null;
-    if (path !== this.path || this.version < 0 || !(snapshot.version < this.version)) return snapshot;
-    const typed = this.scope.allInputs().some((b) => b.editSeq > 0);
-    if (!typed) return snapshot;
-    this.forget(snapshot);
-    return null;
   }
 
   /** The server forgot the session: keep the page as the user left it and ask. */
