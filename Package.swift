@@ -16,6 +16,9 @@ let package = Package(
         .library(name: "Bindery", targets: ["Bindery"]),
         // The exhaustive view-model tester, for a developer's tests.
         .library(name: "BinderyTesting", targets: ["BinderyTesting"]),
+        // Spans exported over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set (swift-otel), for a
+        // developer's own server; the `Bindery` product does not depend on it.
+        .library(name: "BinderyTelemetry", targets: ["BinderyTelemetry"]),
         // The seed apps' server (the five screens of the articles in shared/seeds).
         .executable(name: "bindery", targets: ["SeedServer"]),
         // A Swift client of a Bindery server: sessions, remote view models, writes and commands.
@@ -39,6 +42,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Spans per request (the API only: an application bootstraps the tracer it wants).
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // The OTLP/HTTP trace exporter of BinderyTelemetry only (no gRPC: the trait keeps grpc-swift out).
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
         // DocC for the public API: `swift package generate-documentation --target Bindery`.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -93,6 +100,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             resources: [.copy("Client")],
             swiftSettings: strictSettings
@@ -106,6 +114,18 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // The product `BinderyTelemetry`: bootstraps swift-otel's tracer from the OTEL_* variables.
+        .target(
+            name: "BinderyTelemetry",
+            dependencies: [
+                .product(name: "OTel", package: "swift-otel"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
         // The product `BinderyTesting`: scripts of writes and commands, every change asserted.
@@ -132,8 +152,10 @@ let package = Package(
         .executableTarget(
             name: "SeedServer",
             dependencies: [
-                "Bindery", "SeedApps", "BinderyUpstream",
+                "Bindery", "SeedApps", "BinderyUpstream", "BinderyTelemetry",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             packageAccess: false,
             swiftSettings: strictSettings
@@ -189,6 +211,8 @@ let package = Package(
                 "Bindery", "BinderyBinding", "SeedApps", "BinderyHTTP", "BinderyRuntime", "BinderyStore", "BinderyUpstream",
                 "BinderyTestSupport",
                 .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strictSettings
         ),

@@ -16,7 +16,13 @@ extension ServeOptions {
         let descriptors = FileDescriptorBudget.raise()
         let affordable = FileDescriptorBudget.connections(allowedBy: descriptors, workers: configuration.server.workers)
         if configuration.server.connectionLimit > affordable {
-            logger.warning("Open-file limit \(descriptors) allows \(affordable) connections, not \(configuration.server.connectionLimit): lowering the limit (raise `ulimit -n` for more)")
+            // The default limit fitted to the machine is normal (info); a limit asked for that
+            // cannot be kept is worth a warning.
+            let asked = maxConnections != Self.defaultMaxConnections
+            logger.log(
+                level: asked ? .warning : .info,
+                "Open-file limit \(descriptors) allows \(affordable) connections, not \(configuration.server.connectionLimit): lowering the limit (raise `ulimit -n` for more)"
+            )
             configuration.server.connectionLimit = affordable
         }
         let server: BinderyServer

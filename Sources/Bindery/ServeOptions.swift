@@ -52,7 +52,10 @@ public struct ServeOptions: ParsableArguments {
     var maxBodyBytes: Int = OptionEnvironment.int("BINDERY_MAX_BODY_BYTES") ?? 1 << 20
 
     @Option(help: "Open connections allowed in total; beyond it an idle connection makes room for a request, else 503 (BINDERY_MAX_CONNECTIONS; lowered to what ulimit -n allows).")
-    var maxConnections: Int = OptionEnvironment.int("BINDERY_MAX_CONNECTIONS") ?? 8192
+    var maxConnections: Int = OptionEnvironment.int("BINDERY_MAX_CONNECTIONS") ?? Self.defaultMaxConnections
+
+    /// `--max-connections` when neither the option nor `BINDERY_MAX_CONNECTIONS` says otherwise.
+    static let defaultMaxConnections = 8192
 
     @Option(help: "Open connections allowed per client address (BINDERY_MAX_CONNECTIONS_PER_IP).")
     var maxConnectionsPerIp: Int = OptionEnvironment.int("BINDERY_MAX_CONNECTIONS_PER_IP") ?? 256

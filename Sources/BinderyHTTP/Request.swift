@@ -23,6 +23,9 @@ public struct Request: Sendable {
     }
     /// The captures behind ``parameters``, without a dictionary for a single one.
     var captures: RouteCaptures
+    /// When the server started reading the request (its first byte): where `Server-Timing`,
+    /// the latency metrics and a request's span start.
+    package var receivedAt: ContinuousClock.Instant
 
     /// Creates a request; the server builds these, tests may too.
     package init(
@@ -33,7 +36,8 @@ public struct Request: Sendable {
         headers: HTTPFields = [:],
         body: [UInt8] = [],
         remoteAddress: String? = nil,
-        parameters: [String: String] = [:]
+        parameters: [String: String] = [:],
+        receivedAt: ContinuousClock.Instant = .now
     ) {
         self.method = method
         self.path = path
@@ -43,6 +47,7 @@ public struct Request: Sendable {
         self.body = body
         self.remoteAddress = remoteAddress
         captures = RouteCaptures(parameters)
+        self.receivedAt = receivedAt
     }
 
     /// The path parameter `name` captured by the `Router`, read without building ``parameters``.

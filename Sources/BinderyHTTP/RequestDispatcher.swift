@@ -171,7 +171,7 @@ final class RequestDispatcher: Sendable {
         }
         return .success(Request(
             method: method, path: path, rawPath: rawPath, query: query, headers: headers,
-            body: body, remoteAddress: connection.clientAddress()
+            body: body, remoteAddress: connection.clientAddress(), receivedAt: context.start
         ))
     }
 
@@ -222,9 +222,9 @@ final class RequestDispatcher: Sendable {
         logger.info("request", metadata: metadata)
     }
 
-    /// libmicrohttpd's own error log.
-    func libraryLog(_ message: String) {
-        logger.info("\(message)", metadata: ["http.source": "libmicrohttpd"])
+    /// libmicrohttpd's own error log, at `level` (``LibraryMessage`` tells a client's doing apart).
+    func libraryLog(_ message: String, level: Logger.Level) {
+        logger.log(level: level, "\(message)", metadata: ["http.source": "libmicrohttpd"])
     }
 
     // MARK: - In-flight bookkeeping

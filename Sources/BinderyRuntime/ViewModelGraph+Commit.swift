@@ -20,6 +20,8 @@ extension ViewModelGraph {
         var rendered: [RenderedVersion] = []
         /// The view models whose versions here end a deferred command started on this node.
         var commandEnds: Set<ObjectIdentifier> = []
+        /// The timing of the request that rendered each version (by index in `rendered`), if any.
+        var timings: [RequestTiming?] = []
         var task: Task<CommitOutcome, Never>?
     }
 
@@ -106,7 +108,13 @@ extension ViewModelGraph {
     func commit(_ rendered: [RenderedVersion]) -> Task<CommitOutcome, Never>? {
         guard !rendered.isEmpty else { return nil }
         guard let persistence else {
-            rendered.forEach(publish)
+            let timing = claimsWithheld ? nil : RequestTiming.current
+            timing?.mark(.commitStarted)
+            timing?.mark(.committed)
+            for version in rendered {
+                publish(version)
+                if !version.host.watchers.isEmpty { timing?.mark(.pushed) }
+            }
             return nil
         }
         // A restored or reloaded view model's render shows the version the store already holds.
@@ -118,6 +126,7 @@ extension ViewModelGraph {
         let batch = openBatch ?? startBatch(persistence)
         // A flush run for a request with an idempotency key: its versions claim the key.
         let claim = claimsWithheld ? nil : RequestClaim.current
+        let timing = claimsWithheld ? nil : RequestTiming.current
         for version in new {
             let host = version.host
             let running = host.viewModel.runningDeferredCommand
@@ -126,6 +135,7 @@ extension ViewModelGraph {
                 state: host.viewModel.persistedState, runningCommand: running, claim: claim
             ))
             batch.rendered.append(version)
+            batch.timings.append(timing)
             if host.queuedCommand != nil, running == nil { batch.commandEnds.insert(ObjectIdentifier(host)) }
             host.queuedVersion = version.snapshot.version
             host.queuedCommand = running
@@ -152,7 +162,11 @@ extension ViewModelGraph {
                 case .conflict: throw VersionConflict()
                 case .failed: throw ViewModelError.storeUnavailable
                 }
+                let started = ContinuousClock.now
+                for timing in batch.timings { timing?.mark(.commitStarted, at: started) }
                 try await persistence.commit(batch.versions)
+                let committed = ContinuousClock.now
+                for timing in batch.timings { timing?.mark(.committed, at: committed) }
             } catch {
                 // What a command's end changed, to apply again on top of the other node's version.
                 let ends = error is VersionConflict ? CommandEnd.collect(from: batch) : []
@@ -172,10 +186,11 @@ extension ViewModelGraph {
                 if !ends.isEmpty { Task { await self.reapply(ends) } }
                 return .conflict
             }
-            for (version, committed) in zip(batch.rendered, batch.versions) {
+            for (index, (version, committed)) in zip(batch.rendered, batch.versions).enumerated() {
                 version.host.committedState = committed.state
                 version.host.committedCommand = committed.runningCommand
                 self.publish(version)
+                if !version.host.watchers.isEmpty { batch.timings[index]?.mark(.pushed) }
             }
             // Nothing waits on a finished commit: an idle session keeps no task (a finished
             // task still holds its allocation, over a kilobyte per session).

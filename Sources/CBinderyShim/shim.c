@@ -57,9 +57,12 @@ struct MHD_Daemon *bindery_start_daemon(const struct bindery_daemon_options *opt
     }
 
     errno = 0;
+    // The logger first: libmicrohttpd reads the options in order, so a message about an option
+    // before it would go to its default logger (stderr); it also complains when the logger is not.
     struct MHD_Daemon *daemon = MHD_start_daemon(
         flags, options->port, NULL, NULL,
         options->access_handler, options->access_handler_context,
+        MHD_OPTION_EXTERNAL_LOGGER, bindery_log_trampoline, (void *)options,
         MHD_OPTION_SOCK_ADDR, address,
         MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int)(options->reuse_address ? 1 : 0),
         MHD_OPTION_CONNECTION_LIMIT, options->connection_limit,
@@ -68,7 +71,6 @@ struct MHD_Daemon *bindery_start_daemon(const struct bindery_daemon_options *opt
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, options->connection_memory_limit,
         MHD_OPTION_NOTIFY_COMPLETED, options->completed_handler, options->completed_handler_context,
         MHD_OPTION_NOTIFY_CONNECTION, options->connection_handler, options->connection_handler_context,
-        MHD_OPTION_EXTERNAL_LOGGER, bindery_log_trampoline, (void *)options,
         MHD_OPTION_UNESCAPE_CALLBACK, bindery_identity_unescape, NULL,
         MHD_OPTION_END);
     if (daemon == NULL) {

@@ -2,7 +2,8 @@ import ArgumentParser
 import Bindery
 import SeedApps
 
-/// `bindery serve` (the default): serves the seed apps until SIGINT or SIGTERM.
+/// `bindery serve` (the default): serves the seed apps until SIGINT or SIGTERM, exporting traces
+/// when `OTEL_EXPORTER_OTLP_ENDPOINT` is set.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -20,6 +21,8 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let settings = try upstream.settings()
         let control = upstream.control(listeningOnLoopback: options.listensOnLoopback)
-        try await options.serve { context in SeedApps(upstream: settings, upstreamControl: control, context: context).app }
+        try await TracesExport.serving(logLevel: options.logLevel.level) {
+            try await options.serve { context in SeedApps(upstream: settings, upstreamControl: control, context: context).app }
+        }
     }
 }

@@ -3,6 +3,7 @@ import BinderyStore
 import BinderyUpstream
 import Logging
 import SeedApps
+import Tracing
 
 /// A real Bindery server on an ephemeral loopback port, for one test.
 struct TestServer {
@@ -24,11 +25,12 @@ struct TestServer {
         recipes: [Recipe] = FirstStartRecipes.all,
         app: AppFactory? = nil,
         trustForwardedFor: Bool = false,
-        secureCookies: Bool = false
+        secureCookies: Bool = false,
+        tracer: (any Tracer)? = nil
     ) async throws -> TestServer {
         var logger = Logger(label: "bindery-test")
         logger.logLevel = .error
-        let configuration = BinderyConfiguration(
+        var configuration = BinderyConfiguration(
             server: ServerConfiguration(host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes),
             servesClient: false,
             sessions: sessions,
@@ -36,6 +38,7 @@ struct TestServer {
             trustForwardedFor: trustForwardedFor,
             secureCookies: secureCookies
         )
+        configuration.tracer = tracer
         let build = app ?? { context in
             SeedApps(upstream: upstream, recipes: .recipes(firstStart: recipes), context: context).app
         }
@@ -68,11 +71,12 @@ struct TestServer {
         app: AppFactory? = nil,
         trustForwardedFor: Bool = false,
         secureCookies: Bool = false,
+        tracer: (any Tracer)? = nil,
         _ body: (TestServer) async throws -> T
     ) async throws -> T {
         let server = try await start(
             upstream: upstream, sessions: sessions, streams: streams, clock: clock, store: store, recipes: recipes,
-            app: app, trustForwardedFor: trustForwardedFor, secureCookies: secureCookies
+            app: app, trustForwardedFor: trustForwardedFor, secureCookies: secureCookies, tracer: tracer
         )
         do {
             let result = try await body(server)

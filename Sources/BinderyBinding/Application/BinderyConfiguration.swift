@@ -1,5 +1,6 @@
 import BinderyHTTP
 import BinderyStore
+import Tracing
 
 /// Everything a Bindery server is configured with; the defaults are the embedded local mode.
 /// `ServeOptions` reads one from the command line and `BINDERY_*` variables.
@@ -36,6 +37,9 @@ public struct BinderyConfiguration: Sendable {
     /// On a shared store (several nodes), how long a deferred command stays shown as running
     /// after its node last renewed its lease on it; the node renews it every third of this.
     public var commandLease: Duration
+    /// The tracer a request's spans go to (tests inject one); nil: the one bootstrapped with
+    /// `InstrumentationSystem.bootstrap`, if any, else no spans at all.
+    package var tracer: (any Tracer)?
 
     /// Creates a configuration; every argument has the local-mode default.
     public init(

@@ -6,6 +6,7 @@ import Logging
 import ServiceLifecycle
 import UnixSignals
 import Synchronization
+import Tracing
 
 /// A Bindery server: an app's screens and shared models served over HTTP, with its sessions in a
 /// store and its background work as `swift-service-lifecycle` services.
@@ -94,9 +95,17 @@ public final class BinderyServer: Sendable {
             ready: { readiness.isReady && storeReachable.isReady }
         ).build()
         openAPIDocument = document
-        server = HTTPServer(configuration: configuration.server, responder: router, logger: logger) { request in
+        let spans = (configuration.tracer ?? Self.bootstrappedTracer).map(RequestSpans.init)
+        let responder = TimedResponder(next: router, spans: spans)
+        server = HTTPServer(configuration: configuration.server, responder: responder, logger: logger) { request in
             metrics.request(route: request.route, method: request.method, status: request.status, duration: request.duration)
         }
+    }
+
+    /// The tracer the application bootstrapped (`InstrumentationSystem.bootstrap`), or nil.
+    private static var bootstrappedTracer: (any Tracer)? {
+        let tracer = InstrumentationSystem.tracer
+        return tracer is NoOpTracer ? nil : tracer
     }
 
     /// The port the server listens on (useful after starting on port 0).

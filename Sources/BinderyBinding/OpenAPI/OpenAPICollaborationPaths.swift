@@ -70,11 +70,13 @@ enum OpenAPICollaborationPaths {
 
     /// The shared schemas these paths use.
     static let schemas: [String: JSONValue] = {
+        // Offsets and revisions are read as non-negative 64-bit integers.
+        let count = OpenAPIParameters.version
         let ops: JSONValue = [
             "type": "array", "maxItems": 1000,
             "items": ["oneOf": [
-                OpenAPI.object(["p": ["type": "integer", "minimum": 0], "si": OpenAPI.string]),
-                OpenAPI.object(["p": ["type": "integer", "minimum": 0], "sd": OpenAPI.string]),
+                OpenAPI.object(["p": count, "si": OpenAPI.string]),
+                OpenAPI.object(["p": count, "sd": OpenAPI.string]),
             ]],
         ]
         let edit = OpenAPI.object(["id": ["type": ["string", "null"]], "revision": ["type": "integer"], "ops": ops])
@@ -83,7 +85,7 @@ enum OpenAPICollaborationPaths {
         ])
         return [
             "TextEdit": OpenAPI.object([
-                "id": ["type": "string", "minLength": 1, "maxLength": 128], "base": ["type": "integer", "minimum": 0], "ops": ops,
+                "id": ["type": "string", "minLength": 1, "maxLength": 128], "base": count, "ops": ops,
             ]),
             "TextEditApplied": OpenAPI.object([
                 "id": OpenAPI.string, "from": ["type": "integer"], "revision": ["type": "integer"], "ops": ops,

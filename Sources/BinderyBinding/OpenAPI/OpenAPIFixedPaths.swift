@@ -90,13 +90,17 @@ enum OpenAPIFixedPaths {
         watch["parameters"] = [
             [
                 "name": "views", "in": "query", "required": true,
-                "description": .string("The view paths to follow, separated by commas (1 to \(EventsRoute.maxViews))."),
-                "schema": ["type": "string", "minLength": 1],
+                "description": .string("The view paths to follow, separated by commas: 1 to \(EventsRoute.maxViews), "
+                    + "each 1 to \(EventsRoute.maxPathLength) characters after an optional leading `/` (a path named "
+                    + "twice counts once). A path that is no view of the session gets a `problem` event; a list "
+                    + "outside these bounds is 400."),
+                "schema": ["type": "string", "pattern": .string(viewsPattern)],
                 "example": "recipes,recipes/c41/edit",
             ],
             [
                 "name": "Last-Event-ID", "in": "header", "required": false,
-                "description": "Resume: the `id:` of the last event received (`<path>@<version>,…`).",
+                "description": .string("Resume: the `id:` of the last event received (`<path>@<version>,…`); an entry "
+                    + "that is not `<path>@<version>` is ignored, and its view starts with a snapshot."),
                 "schema": OpenAPI.string,
             ],
             [
@@ -106,6 +110,13 @@ enum OpenAPIFixedPaths {
             ],
         ]
         return .object(watch)
+    }
+
+    /// What `views=` takes (``EventsRoute/views(in:)``): 1 to `maxViews` comma-separated paths of 1 to
+    /// `maxPathLength` characters, each after an optional leading `/`.
+    static var viewsPattern: String {
+        let path = "(?:[^,/][^,]{0,\(EventsRoute.maxPathLength - 1)}|/[^,]{1,\(EventsRoute.maxPathLength)})"
+        return "^\(path)(?:,\(path)){0,\(EventsRoute.maxViews - 1)}$"
     }
 
     /// An operation without credentials whose other answers are the shared ones.

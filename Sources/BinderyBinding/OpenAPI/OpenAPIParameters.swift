@@ -17,13 +17,15 @@ enum OpenAPIParameters {
         "After": [
             "name": "after", "in": "query", "required": false,
             "description": .string("Long-poll: answer as soon as a version newer than this exists; after the wait "
-                + "(`Prefer: wait=S`, default 30 s, at most 60 s) answer 304 with the current ETag."),
-            "schema": ["type": "integer"],
+                + "(`Prefer: wait=S`, default 30 s, at most 60 s) answer 304 with the current ETag. Anything but a "
+                + "version (an integer from 0 to 2^63 - 1) is 400."),
+            "schema": version,
         ],
         "TextAfter": [
             "name": "after", "in": "query", "required": false,
-            "description": "A revision the client holds: the answer adds `from` and the `edits` since (null when no longer kept).",
-            "schema": ["type": "integer", "minimum": 0, "maximum": 9_007_199_254_740_991],
+            "description": .string("A revision the client holds: the answer adds `from` and the `edits` since (null when "
+                + "no longer kept). Anything but a revision (an integer from 0 to 2^63 - 1) is 400."),
+            "schema": version,
         ],
         "PreferWait": [
             "name": "Prefer", "in": "header", "required": false,
@@ -33,13 +35,18 @@ enum OpenAPIParameters {
             "schema": OpenAPI.string,
             "examples": ["wait": ["value": "wait=5"]],
         ],
-        "LastEventID": header(
-            "Last-Event-ID", "Resume: the version the client already has; the stream starts with the next one."
-        ),
+        "LastEventID": [
+            "name": "Last-Event-ID", "in": "header", "required": false,
+            "description": .string("Resume: the version the client already has (the `id:` of the last event received); "
+                + "the stream starts with the next one. A value that is not a version is ignored: the stream starts "
+                + "with the current snapshot, as without it."),
+            "schema": version,
+        ],
         "LastEventIdQuery": [
             "name": "lastEventId", "in": "query", "required": false,
-            "description": "Same as `Last-Event-ID`, for clients that cannot set headers (used when the header is absent).",
-            "schema": ["type": "integer"],
+            "description": .string("Same as `Last-Event-ID`, for clients that cannot set headers (used when the header is "
+                + "absent); a value that is not a version is ignored too."),
+            "schema": version,
         ],
         "IdempotencyKey": [
             "name": "Idempotency-Key", "in": "header", "required": false,
@@ -54,7 +61,8 @@ enum OpenAPIParameters {
         ],
         "PatchesQuery": [
             "name": "patches", "in": "query", "required": false,
-            "description": "`1`: send JSON Patch events (`event: patch`) after the first snapshot instead of whole snapshots.",
+            "description": .string("`1`: send JSON Patch events (`event: patch`) after the first snapshot instead of whole "
+                + "snapshots; `0` (or any other value, or none): whole snapshots."),
             "schema": ["type": "string", "enum": ["0", "1"]],
         ],
     ]
@@ -89,6 +97,9 @@ enum OpenAPIParameters {
             "description": "Set by the server on first use or by POST /api/sessions.",
         ],
     ]
+
+    /// A version or revision, as the server reads it: a non-negative 64-bit integer.
+    static let version: JSONValue = ["type": "integer", "minimum": 0, "maximum": .int(Int.max)]
 
     /// An optional string header parameter.
     private static func header(_ name: String, _ description: String) -> JSONValue {

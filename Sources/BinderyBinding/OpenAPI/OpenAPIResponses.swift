@@ -9,7 +9,9 @@ enum OpenAPIResponses {
 
     /// The responses that are a problem and nothing more, by name, with their descriptions.
     private static let problems: [String: String] = [
-        "BadRequest": "Malformed request: the body is not JSON, the path or query is not valid, or `after` is not an integer.",
+        "BadRequest":
+            "Malformed request: the body is not JSON, the path or query is not valid, or a parameter is outside the "
+            + "bounds this document declares for it (`after`, `views`, `Idempotency-Key`).",
         "NotFound": "No such view model, command, image or file.",
         "PreconditionFailed": "`If-Match` names an older version and the inputs written changed since (named in `fields`), or a version older than the history kept (412); nothing changed.",
         "ContentTooLarge": "The body is larger than the limit (1 MiB by default); the connection is closed.",

@@ -58,6 +58,7 @@ enum OpenAPISchemas {
             "api": ["type": "string", "description": "The snapshot's URL (`/api/views/form`)."],
             "viewModel": ["type": "string", "description": "The root view model's type (`Form`)."],
             "sensitiveInputs": sensitiveInputs,
+            "latencyBudgets": latencyBudgets,
             "children": ["type": "array", "items": OpenAPI.schema("ChildRoute")],
         ])
     }
@@ -66,6 +67,20 @@ enum OpenAPISchemas {
     private static let sensitiveInputs: JSONValue = [
         "type": "array", "items": ["type": "string"],
         "description": "The inputs declared sensitive (a password): tools such as the inspector mask their values.",
+    ]
+
+    /// A view model's declared latency budgets.
+    private static let latencyBudgets: JSONValue = [
+        "type": "array",
+        "items": object([
+            "measure": ["type": "string", "enum": ["write_to_commit", "write_to_push"]],
+            "limitMs": ["type": "number", "minimum": 0, "description": "The longest a write may take, in milliseconds."],
+            "percentile": [
+                "type": "number", "minimum": 0, "maximum": 100,
+                "description": "The share of writes that must keep the limit, in percent (99: p99).",
+            ],
+        ]),
+        "description": "Writes slower than a budget's limit are breaches, counted per screen in `/metrics`.",
     ]
 
     /// One child route of the catalogue, e.g. `list/items/{id}`.
@@ -80,12 +95,13 @@ enum OpenAPISchemas {
                 "api": ["type": "string", "description": "The snapshots' URL pattern (`/api/views/list/items/{id}`)."],
                 "viewModel": ["type": "string", "description": "The child view model's type (`POICell`)."],
                 "sensitiveInputs": sensitiveInputs,
+                "latencyBudgets": latencyBudgets,
                 "parameters": [
                     "type": "object", "additionalProperties": ["type": "object"],
                     "description": "The JSON Schema of each parameter of the pattern.",
                 ],
             ],
-            required: ["name", "title", "pattern", "url", "api", "viewModel", "sensitiveInputs", "parameters"]
+            required: ["name", "title", "pattern", "url", "api", "viewModel", "sensitiveInputs", "latencyBudgets", "parameters"]
         )
     }
 

@@ -20,6 +20,7 @@ struct ScreenCatalog: HTTPResponder {
                 "api": .string("/api/views/\(screen.name)"),
                 "viewModel": .string(screen.schema.name),
                 "sensitiveInputs": Self.sensitiveInputs(of: screen.schema),
+                "latencyBudgets": Self.latencyBudgets(of: screen.schema),
                 "children": .array(Self.children(of: screen.schema, under: screen.name)),
             ]
         }
@@ -40,6 +41,7 @@ struct ScreenCatalog: HTTPResponder {
                 "api": .string("/api/views/\(pattern)"),
                 "viewModel": .string(child.viewModel.name),
                 "sensitiveInputs": sensitiveInputs(of: child.viewModel),
+                "latencyBudgets": latencyBudgets(of: child.viewModel),
                 "parameters": .object(child.hasParameter ? [child.parameter: child.parameterSchema.jsonSchema()] : [:]),
             ]
             if let titleMember = child.titleMember { entry["titleMember"] = .string(titleMember) }
@@ -50,6 +52,23 @@ struct ScreenCatalog: HTTPResponder {
     /// The names of the inputs tools mask (``InputDeclaration/sensitive()``).
     static func sensitiveInputs(of schema: ViewModelSchema) -> JSONValue {
         .array(schema.inputs.filter(\.isSensitive).map { .string($0.name) })
+    }
+
+    /// The declared latency budgets (``ViewModelDeclaration/latencyBudget(_:)``), for the
+    /// inspector: `[{"measure": "write_to_push", "limitMs": 25, "percentile": 99}]`.
+    static func latencyBudgets(of schema: ViewModelSchema) -> JSONValue {
+        .array(schema.latencyBudgets.map { budget in
+            let milliseconds = Double(budget.limit.nanoseconds) / 1_000_000
+            return [
+                "measure": .string(budget.measure.rawValue), "limitMs": number(milliseconds),
+                "percentile": number(budget.percentile),
+            ]
+        })
+    }
+
+    /// A whole number as an integer, anything else as a double.
+    private static func number(_ value: Double) -> JSONValue {
+        value.rounded() == value && abs(value) < 9.0e15 ? .int(Int(value)) : .double(value)
     }
 
     func respondImmediately(to request: Request) -> Response? {

@@ -56,6 +56,7 @@ struct ViewRoutes: HTTPResponder {
             response = await answer(request, at: address, in: session)
         }
         if let setCookie { response.headers.append(HTTPField(name: .setCookie, value: setCookie)) }
+        if request.method == .patch || request.method == .post { recordLatency(of: address.path, for: request) }
         return response.logging(session, route: address.route)
     }
 
@@ -64,6 +65,7 @@ struct ViewRoutes: HTTPResponder {
         switch address {
         case .snapshot(let path) where request.method == .patch:
             let patch = try JSONBody.decode(request) ?? .null
+            RequestTiming.current?.mark(.parsed)
             let condition = request.headers.value(.ifMatch).flatMap(EntityTagCondition.init(header:))
             let snapshot = try await graph.write(path, patch: patch, ifVersion: condition?.strongVersions)
             return SnapshotResponse.make(snapshot, for: request)
@@ -71,8 +73,8 @@ struct ViewRoutes: HTTPResponder {
             guard let after = request.query["after"] else {
                 return SnapshotResponse.make(try await graph.snapshot(path), for: request)
             }
-            guard let version = Int(after) else {
-                throw Problem(status: .badRequest, title: "Invalid version", detail: "'after' must be an integer version.")
+            guard let version = Int(after), version >= 0 else {
+                throw Problem(status: .badRequest, title: "Invalid version", detail: "'after' must be a version: an integer from 0 to \(Int.max).")
             }
             let wait = Preferences(request).wait ?? defaultLongPollWait
             if let snapshot = try await graph.snapshot(path, after: version, waitingUpTo: wait) {
@@ -89,6 +91,7 @@ struct ViewRoutes: HTTPResponder {
                 )
             }
             let argument = try JSONBody.decode(request)
+            RequestTiming.current?.mark(.parsed)
             let wait = Preferences(request).wait ?? .zero
             switch try await graph.execute(path, command: name, argument: argument, wait: wait) {
             case .completed(let snapshot, let result):
@@ -121,6 +124,7 @@ struct ViewRoutes: HTTPResponder {
             return try await versions(of: path, in: session)
         case .textOps(let path, let name):
             let edit = try TextEditBody.request(from: try JSONBody.decode(request), input: name)
+            RequestTiming.current?.mark(.parsed)
             let applied = try await graph.edit(path, input: name, edit)
             return Response.json(JSONWriter.bytes(of: TextEditBody.applied(applied, id: edit.id)))
         }
@@ -151,6 +155,18 @@ struct ViewRoutes: HTTPResponder {
         case .command(let path, _): path
         default: nil
         }
+    }
+
+    /// Records a write's latency on its screen, and its budget breaches, from the marks of its
+    /// timing: nothing when it committed no version (refused, changed nothing, a replay).
+    private func recordLatency(of path: String, for request: Request) {
+        guard let marks = RequestTiming.current?.marks, let committed = marks.committed, let screen = path.split(separator: "/").first
+        else { return }
+        metrics.writeLatency(
+            screen: String(screen), toCommit: committed - request.receivedAt,
+            toPush: marks.pushed.map { $0 - request.receivedAt },
+            budgets: schemas.schema(at: path)?.latencyBudgets ?? []
+        )
     }
 
     /// The answer to `request` in `session`, its errors as problems.

@@ -20,6 +20,8 @@ public struct ViewModelDeclaration<Model: AnyObject>: Sendable {
     public let persists: PersistedState<Model>?
     /// How writes of written-through inputs reach the shared model; nil when it has none.
     public let writeThrough: WriteThrough<Model>?
+    /// How fast its writes must be committed or pushed (``latencyBudget(_:)``); none by default.
+    public private(set) var latencyBudgets: [LatencyBudget] = []
 
     /// Declares a view model type.
     public init(
@@ -40,6 +42,21 @@ public struct ViewModelDeclaration<Model: AnyObject>: Sendable {
         self.children = children
         self.persists = persists
         self.writeThrough = writeThrough
+    }
+
+    /// The declaration with a latency budget added: writes slower than its limit are counted as
+    /// breaches per screen in `/metrics` and shown in the inspector.
+    ///
+    /// ```swift
+    /// static let declaration = ViewModelDeclaration<NoteViewModel>("Note", summary: "A note.", inputs: [
+    ///     .string("text", \.text, maxLength: 1000),
+    /// ]).latencyBudget(.writeToPush(.milliseconds(25)))
+    /// ```
+    public func latencyBudget(_ budget: LatencyBudget) -> Self {
+        var declared = self
+        declared.latencyBudgets.removeAll { $0.measure == budget.measure }
+        declared.latencyBudgets.append(budget)
+        return declared
     }
 
     /// Whether its snapshots show collaborative texts: its own inputs' or its children's in a
@@ -66,7 +83,8 @@ public struct ViewModelDeclaration<Model: AnyObject>: Sendable {
                     isDeferred: $0.isDeferred, summary: $0.summary
                 )
             },
-            children: children.map(\.schema)
+            children: children.map(\.schema),
+            latencyBudgets: latencyBudgets
         )
     }
 }

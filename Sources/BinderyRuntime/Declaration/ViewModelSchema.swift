@@ -101,6 +101,8 @@ public struct ViewModelSchema: Sendable {
     public let commands: [Command]
     /// The child routes.
     public let children: [Child]
+    /// How fast its writes must be committed or pushed (``ViewModelDeclaration/latencyBudget(_:)``).
+    public var latencyBudgets: [LatencyBudget] = []
 
     /// The child route addressing `path` (the components below this view model).
     public func child<Component: StringProtocol>(for path: ArraySlice<Component>) -> Child? {

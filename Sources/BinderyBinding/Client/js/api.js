@@ -11,6 +11,7 @@
 // applying anything again; 409 with `Retry-After` says the first is still running.
 
 import { note } from './trace.js';
+import { parseServerTiming } from './server-timing.js';
 
 /** An RFC 9457 problem (or any non-2xx answer) returned by the server. */
 export class ProblemError extends Error {
@@ -149,7 +150,9 @@ export async function request(method, url, { body, contentType = 'application/js
     try { data = JSON.parse(text); } catch { data = { detail: text }; }
   }
   const replayed = response.headers.get('Idempotent-Replayed') === 'true';
-  if (noted) note({ ...noted, phase: 'answered', status: response.status, replayed, version: data && typeof data.version === 'number' ? data.version : null });
+  // serverTiming: the server's phases of the answer ([{name, dur, desc}], [] without the header).
+  if (noted) note({ ...noted, phase: 'answered', status: response.status, replayed, version: data && typeof data.version === 'number' ? data.version : null,
+    serverTiming: parseServerTiming(response.headers.get('Server-Timing')) });
   if (!response.ok) {
     const err = new ProblemError(response.status, data || { title: response.statusText, status: response.status },
       { retryAfter: retryAfterSeconds(response.headers.get('Retry-After')) });

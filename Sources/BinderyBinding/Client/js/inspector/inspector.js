@@ -3,8 +3,11 @@
 // server's log, then live) to travel back through, the snapshot of the version chosen as formatted
 // JSON with the members that changed marked, the diff against the version before, each command's
 // policy and state, the versions as they arrived over the event stream, the curl line of the
-// page's last action, and "Copy as test" (the page's steps as a Swift test). It reads only what the
-// page receives (binder snapshots, trace.js) and the view's version log; it changes nothing.
+// page's last action, and "Copy as test" (the page's steps as a Swift test). Beside each version,
+// how long it took (latency.js, latency-view.js): the server's phases of the page's write that made
+// it, when it came over the stream, and the screen's latency budget with the writes over it. It
+// reads only what the page receives (binder snapshots, trace.js, the answers' Server-Timing) and
+// the view's version log; it changes nothing.
 // Sensitive inputs (a password) are masked in all of it (secrets.js).
 //
 // Opened and closed by the header's "Inspector" button or the backquote key (`) outside text
@@ -16,6 +19,8 @@ import { renderCommands } from './commands-view.js';
 import { curlLine, outcome } from './curl.js';
 import { at, renderDiff } from './diff.js';
 import { changedMembers, filterMembers, memberName, renderJSON } from './json-view.js';
+import { LatencyLog } from './latency.js';
+import { latencySection, renderLatency, timelineNote } from './latency-view.js';
 import { parseURL, Recorder } from './recorder.js';
 import { describePath, loadCatalogue, MASK, maskBody, maskSnapshot, maskStrings, secretsOf } from './secrets.js';
 import { renderStreamLog } from './stream-log.js';
@@ -37,12 +42,14 @@ export class Inspector {
     this.changed = [];
     this.shownAtSend = new Map(); // request id -> the version the page showed when it left
     this.recorder = new Recorder(); // from the page's load: "Copy as test" replays it
+    this.latency = new LatencyLog(); // from the page's load: how long each version took
     this.histories = new Map();     // view path -> VersionHistory
     this.selected = null;           // the version shown; null: the live one
     this.query = '';                // the members filter
     this.views = null;              // the catalogue (sensitive inputs), once loaded
     this.part = (name) => panel.querySelector(`[data-part="${name}"]`);
     this.part('origin').textContent = location.origin;
+    this.part('timeline').closest('section').after(latencySection());
     toggle.addEventListener('click', () => this.setOpen(!this.open));
     this.part('close').addEventListener('click', () => this.setOpen(false, { returnFocus: true }));
     this.part('copy').addEventListener('click', () => this.copy());
@@ -137,14 +144,17 @@ export class Inspector {
       if (this.shownAtSend.size > 50) this.shownAtSend.delete(this.shownAtSend.keys().next().value);
     }
     if (!this.open) return;
-    if (record.type === 'event' && this.binder && record.path === this.binder.path) this.renderStream();
-    if (record.type === 'request' && record.phase === 'answered') { this.renderAction(); this.renderTest(); }
+    if (record.type === 'event' && this.binder && record.path === this.binder.path) {
+      this.renderStream();
+      if (record.kind === 'snapshot' || record.kind === 'patch') this.renderTiming(); // a version arrived
+    }
+    if (record.type === 'request' && record.phase === 'answered') { this.renderAction(); this.renderTest(); this.renderTiming(); }
   }
 
-  /** {name, root, sensitive} of the view at `path`; null until the catalogue is known. */
+  /** {name, root, sensitive, budgets} of the view at `path`; null until the catalogue is known. */
   viewAt(path) {
     if (!this.views) return null;
-    return describePath(this.views, path) || { name: path.split('/')[0], root: !path.includes('/'), sensitive: [] };
+    return describePath(this.views, path) || { name: path.split('/')[0], root: !path.includes('/'), sensitive: [], budgets: [] };
   }
 
   /** The sensitive inputs of the view in view and their current values; null while unknown. */
@@ -188,28 +198,8 @@ export class Inspector {
     const q = this.query.trim().toLowerCase();
     const matches = (name) => !q || name.toLowerCase().includes(q);
 
-    // The timeline.
-    const timeline = this.part('timeline');
-    this.part('live').hidden = live;
-    this.part('timeline-status').textContent = !history ? 'This screen has no view model.'
-      : live ? 'Following the live version. Choose a version to travel back to it.'
-        : `Showing version ${this.selected}, not the live one${latest ? ` (version ${latest.version})` : ''}.`;
-    if (history && history.list().length) {
-      timeline.hidden = false;
-      this.part('timeline-empty').hidden = true;
-      renderTimeline(timeline, history, {
-        selected: this.selected,
-        matches: (names) => !q || names.some(matches),
-        onSelect: (version, options) => this.select(version, options),
-      });
-      if (!timeline.children.length) { timeline.hidden = true; this.part('timeline-empty').hidden = false; }
-    } else {
-      timeline.replaceChildren();
-      timeline.hidden = true;
-      this.part('timeline-empty').hidden = false;
-    }
-    this.part('timeline-empty').textContent = q && history && history.list().length
-      ? `No version changed a member named like “${this.query.trim()}”.` : 'No versions yet.';
+    // The timeline, and how long the version shown took.
+    this.renderTiming();
 
     // The snapshot shown, masked, filtered; its changed members marked.
     const version = snapshot ? snapshot.version : null;
@@ -241,6 +231,69 @@ export class Inspector {
     renderDiff(this.part('diff'), diff, !snapshot ? 'No version yet.'
       : !previous ? 'No earlier version is known to compare with.'
         : q ? `No change of a member named like “${this.query.trim()}”.` : 'Nothing changed.');
+  }
+
+  /** The latency budgets of the view in view ([] while the catalogue is unknown, or none). */
+  budgets() {
+    const view = this.binder && this.viewAt(this.binder.path);
+    return (view && view.budgets) || [];
+  }
+
+  /** The timeline and the timing of the version shown: what changes when a write is answered. */
+  renderTiming() {
+    this.renderTimelineList();
+    this.renderVersionTiming();
+  }
+
+  /** The timeline: each version, newest first, with how long it took when this page wrote it. */
+  renderTimelineList() {
+    const history = this.history;
+    const live = this.selected == null;
+    const latest = history && history.latest();
+    const q = this.query.trim().toLowerCase();
+    const matches = (name) => !q || name.toLowerCase().includes(q);
+    const path = this.binder && this.binder.path;
+    const budgets = this.budgets();
+    const timeline = this.part('timeline');
+    this.part('live').hidden = live;
+    this.part('timeline-status').textContent = !history ? 'This screen has no view model.'
+      : live ? 'Following the live version. Choose a version to travel back to it.'
+        : `Showing version ${this.selected}, not the live one${latest ? ` (version ${latest.version})` : ''}.`;
+    if (history && history.list().length) {
+      timeline.hidden = false;
+      this.part('timeline-empty').hidden = true;
+      renderTimeline(timeline, history, {
+        selected: this.selected,
+        matches: (names) => !q || names.some(matches),
+        onSelect: (version, options) => this.select(version, options),
+        note: (version) => timelineNote(this.latency.about(path, version), budgets),
+      });
+      if (!timeline.children.length) { timeline.hidden = true; this.part('timeline-empty').hidden = false; }
+    } else {
+      timeline.replaceChildren();
+      timeline.hidden = true;
+      this.part('timeline-empty').hidden = false;
+    }
+    this.part('timeline-empty').textContent = q && history && history.list().length
+      ? `No version changed a member named like “${this.query.trim()}”.` : 'No versions yet.';
+  }
+
+  /** How long the version shown took: its phases, its time to the stream, the screen's budget. */
+  renderVersionTiming() {
+    const section = this.part('latency');
+    const path = this.binder && this.binder.path;
+    section.hidden = !path;
+    if (!path) return;
+    const latest = this.history && this.history.latest();
+    const live = this.selected == null;
+    const shown = live ? (this.binder.snapshot || (latest && latest.snapshot)) : { version: this.selected };
+    const version = shown ? shown.version : null;
+    renderLatency(section, {
+      version,
+      about: version == null ? null : this.latency.about(path, version),
+      budgets: this.budgets(),
+      writes: this.latency.writesOf(path),
+    });
   }
 
   /** The changes from `before` to `after`, their values masked (sensitive inputs, echoed secrets). */

@@ -3,6 +3,7 @@
 // snapshot's value of such an input is replaced by a mask, and so is every occurrence of that
 // value inside the snapshot's other strings (the form's `output` echoes its password). The page's
 // own form is not touched: only the inspector's copies of what the page received are masked.
+// (describePath also answers the entry's latency budgets, which budget.js judges.)
 
 /** What the inspector shows instead of a secret: always six dots, whatever its length. */
 export const MASK = '••••••';
@@ -28,6 +29,9 @@ export function loadCatalogue() {
   return catalogue;
 }
 
+/** The latency budgets a catalogue entry declares ([] when none, or when the server does not say). */
+const budgetsOf = (entry) => (Array.isArray(entry.latencyBudgets) ? entry.latencyBudgets : []);
+
 /** "list/items/{id}" as a regular expression of whole paths. */
 function patternOf(pattern) {
   const escaped = String(pattern).replace(/^\/+/, '').split(/(\{[^}]+\})/)
@@ -36,17 +40,18 @@ function patternOf(pattern) {
 }
 
 /**
- * Where `path` ("form", "list/items/3") is in `views`: {name, root, sensitive} — root is true for a
- * screen, false for a child route — or null when the catalogue does not know it.
+ * Where `path` ("form", "list/items/3") is in `views`: {name, root, sensitive, budgets} — root is
+ * true for a screen, false for a child route; budgets its `latencyBudgets` ([] when it declares
+ * none, or the server does not say) — or null when the catalogue does not know it.
  */
 export function describePath(views, path) {
   for (const view of views || []) {
-    if (view.path === path) return { name: view.name, root: true, sensitive: view.sensitiveInputs || [] };
+    if (view.path === path) return { name: view.name, root: true, sensitive: view.sensitiveInputs || [], budgets: budgetsOf(view) };
   }
   for (const view of views || []) {
     for (const child of view.children || []) {
       if (child.pattern && patternOf(child.pattern).test(path)) {
-        return { name: child.name, root: false, sensitive: child.sensitiveInputs || [] };
+        return { name: child.name, root: false, sensitive: child.sensitiveInputs || [], budgets: budgetsOf(child) };
       }
     }
   }

@@ -1,7 +1,8 @@
 // timeline.js — the versions of one view model, for time travel in the inspector: first those the
 // server's log still keeps (GET /api/views/{path}/versions: up to 64 versions or 15 minutes, from
 // before the page opened), then each snapshot the page receives. Shown as a listbox, newest first —
-// version, time, size, the members that changed — that the arrow keys move through.
+// version, time, size, how long it took (a version this page wrote), the members that changed —
+// that the arrow keys move through.
 
 import { byteSize } from '../trace.js';
 import { diffSnapshots } from './diff.js';
@@ -101,9 +102,10 @@ function changedWords(names, first) {
 /**
  * Fills the listbox `list` with the versions of `history`, newest first. `selected` is the
  * version shown (null: live, the newest), `matches(names)` keeps an entry by the names of the
- * members it changed (the filter), `onSelect(version, {focus})` hears the choice.
+ * members it changed (the filter), `onSelect(version, {focus})` hears the choice, `note(version)`
+ * says how long a version took ({text, state}, shown after its size), or null.
  */
-export function renderTimeline(list, history, { selected, matches = () => true, onSelect }) {
+export function renderTimeline(list, history, { selected, matches = () => true, onSelect, note = () => null }) {
   const all = history.list();
   const newest = all.length ? all[all.length - 1].version : null;
   const current = selected == null ? newest : selected;
@@ -139,7 +141,16 @@ export function renderTimeline(list, history, { selected, matches = () => true, 
     const what = document.createElement('span');
     what.className = 'timeline-changed';
     what.textContent = changedWords(names, e === all[0] && !history.previous(e.version));
-    item.append(number, e.version === newest ? ' (live) · ' : ' · ', time, ` · ${formatBytes(e.bytes)} · `, what);
+    item.append(number, e.version === newest ? ' (live) · ' : ' · ', time, ` · ${formatBytes(e.bytes)} · `);
+    const took = note(e.version);
+    if (took) {
+      const latency = document.createElement('span');
+      latency.className = 'timeline-latency';
+      latency.dataset.latency = took.state;
+      latency.textContent = took.text;
+      item.append(latency, ' · ');
+    }
+    item.append(what);
     return item;
   }));
   if (!list.querySelector('[tabindex="0"]')) list.firstElementChild.tabIndex = 0;
