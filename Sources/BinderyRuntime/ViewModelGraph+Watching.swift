@@ -75,8 +75,10 @@ extension ViewModelGraph {
     func activate(_ host: ViewModelHost) {
         host.setActive(true)
         let model = host.viewModel
+        // The work of being watched is nobody's request: it does not time the one that opened
+        // the stream (nor keep its timing alive while the view model stays watched).
         host.activation = Task { [self] in
-            await self.runWhileActive(model)
+            await RequestTiming.$current.withValue(nil) { await self.runWhileActive(model) }
         }
     }
 

@@ -30,6 +30,7 @@ struct BinderyRoutes {
             sessions: resolver, schemas: ViewSchemaIndex(screens: app.screens), streams: streams, presence: presence, metrics: metrics,
             defaultLongPollWait: configuration.longPollWait
         )
+        metrics.declareBudgets(of: app.screens)
         let client = configuration.servesClient ? ClientFiles(configuration: configuration, logger: logger) : nil
         table.group([CrossSiteCheck()]) { group in
             group.add(.post, "/api/sessions", SessionRoutes(store: sessions, resolver: resolver), OpenAPIFixedPaths.createSession)
