@@ -7,7 +7,8 @@ import Tracing
 /// `traceparent`), with child spans `apply`, `store commit` and `push` for a write.
 ///
 /// Made after the fact, so the request path carries no span and no task-local context: with no
-/// tracer (``BinderyConfiguration`` gets none when nothing is bootstrapped) nothing here runs.
+/// tracer (``BinderyConfiguration`` gets none when nothing is bootstrapped) nothing here runs, and
+/// a request its sampler leaves out gets no attributes and no children.
 struct RequestSpans: Sendable {
     let tracer: any Tracer
 
@@ -26,6 +27,8 @@ struct RequestSpans: Sendable {
         let route = answer.route ?? "unmatched"
         let status = Int(answer.status.code)
         let span = tracer.startSpan("\(request.method.rawValue) \(route)", context: context, ofKind: .server, at: at(request.receivedAt))
+        // Sampled out: its children would be too, and each costs the tracer new ids.
+        guard span.isRecording else { return span.end(at: at(answered)) }
         span.attributes["http.request.method"] = request.method.rawValue
         span.attributes["http.route"] = route
         span.attributes["url.path"] = request.path

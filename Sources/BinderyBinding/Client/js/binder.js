@@ -42,6 +42,11 @@ import { restoreUnsent, sendCommand } from './binder/outbox.js';
 import { Scope } from './binder/scope.js';
 import { InputWriter } from './binder/writer.js';
 
+/** How often an answer older than what the page has seen is asked again (see Binder.refresh). */
+const STALE_ASKS = 4;
+/** The first pause before asking again; each next one is this much longer (2.5 s in all). */
+const STALE_PAUSE_MS = 250;
+
 /**
  * Binds one DOM subtree to the view model at `path`.
  * options: navigate(url), notify({title, message}),
@@ -162,14 +167,17 @@ export class Binder {
 
   /**
    * The current snapshot of `path` after the server was away, or null when the server forgot the
-   * session and the user has to choose how to start again. Concurrent calls share one GET.
+   * session and the user has to choose how to start again. Concurrent calls share one GET (a
+   * caller who knows a newer version than an open GET was sent with asks anew).
    *
-   * "Forgot" is judged against the version this page knew when the GET was sent: a version that
-   * came meanwhile (a command's answer) makes that answer stale, not a sign of a new session, so
-   * it is asked again (a caller who knows a newer version never joins an older GET either).
+   * An answer older than a version this page has seen is not at once taken for a forgotten
+   * session: it may have crossed a newer version (a command's answer) or come from a node that has
+   * not caught up yet (several nodes behind a proxy). It is asked again, STALE_ASKS times with
+   * growing pauses; only an answer still older than what the page knew when it asked means the
+   * server started the session over.
    */
   async refresh(path = this.path) {
-    for (;;) {
+    for (let attempt = 0; ; attempt += 1) {
       if (this.forgotten) return null;
       const known = path === this.path ? this.version : -1;
       let asked = this.refreshing.get(path);
@@ -183,10 +191,13 @@ export class Binder {
       }
       const snapshot = await asked.answer;
       if (this.forgotten) return null;
-      if (path !== this.path || asked.known < 0 || !(snapshot.version < asked.known)) {
-        if (path === this.path && snapshot.version < this.version) continue; // stale: ask again
-        return snapshot;
+      const newest = path === this.path ? Math.max(asked.known, this.version) : -1;
+      if (newest < 0 || !(snapshot.version < newest)) return snapshot;
+      if (attempt < STALE_ASKS) {
+        await new Promise((resolve) => { setTimeout(resolve, STALE_PAUSE_MS * (attempt + 1)); });
+        continue;
       }
+      if (!(snapshot.version < asked.known)) return snapshot;
       const typed = this.scope.allInputs().some((b) => b.editSeq > 0);
       if (!typed) return snapshot;
       this.forget(snapshot);
