@@ -167,8 +167,9 @@ struct StreamingTests {
         #expect(await eventually { stuck.value == 1 })
         let started = ContinuousClock.now
         await server.shutdown()
-        // Two seconds of grace, then the 503 (a hang would be for ever; slack for a busy machine).
-        #expect(ContinuousClock.now - started < .seconds(8))
+        // Two seconds of grace, then the 503. The bound only tells a hang (for ever) from a busy
+        // machine (a CI run once took 10 s): how fast shutdown is belongs to the benchmarks.
+        #expect(ContinuousClock.now - started < .seconds(30))
         let response = try await client.readResponse()
         #expect(response.status == 503)
     }
