@@ -12,17 +12,19 @@ enum CommitStep<Answer: Sendable, Record: SharedRecord>: Sendable {
 /// Committing: durable first, then visible, with each version's change logged beside it.
 extension SharedCollection {
     /// In the commit queue: plans a step from the record as it is (nil when there is none) and
-    /// its edit log, commits it to the storage, then shows it. A text edit (`retries` > 0) that
-    /// loses a race with another node pauses briefly, reloads the record and plans again.
+    /// its edit log, commits it to the storage, then shows it. A text edit (`patience` > 0) that
+    /// loses a race with another node pauses briefly, reloads the record and plans again, for as
+    /// long as its patience lasts.
     ///
     /// The change stored with the version lists an edit of every collaborative text the write
     /// changes: the plan's own edits (operations with their client ids), and for the others the
     /// difference between old and new text, so a whole-value write is ordered like an edit.
     func commit<Answer: Sendable>(
-        _ id: String, retries: Int = 0,
+        _ id: String, patience: Duration = .zero,
         plan: @escaping @Sendable (Record?, RecordEditLog) async throws(SharedRecordError) -> CommitStep<Answer, Record>
     ) async -> Result<Answer, SharedRecordError> {
         await queue.run { [self] () async -> Result<Answer, SharedRecordError> in
+            let deadline = ContinuousClock.now + patience
             var attempt = 0
             while true {
                 let (current, stored, log, storage) = contents.withLock {
@@ -59,14 +61,15 @@ extension SharedCollection {
                     switch error {
                     case .conflict:
                         // Another node committed first: show its version. A retry waits a short
-                        // random pause first (growing with the attempts), so nodes do not keep
-                        // losing to each other in lockstep.
+                        // random pause first (growing with the attempts, up to 8 ms), so nodes do
+                        // not keep losing to each other in lockstep.
                         attempt += 1
-                        if attempt <= retries {
-                            try? await Task.sleep(for: .microseconds(Int.random(in: 200...(1_000 << min(attempt, 4)))))
+                        let retrying = ContinuousClock.now < deadline
+                        if retrying {
+                            try? await Task.sleep(for: .microseconds(Int.random(in: 200...(1_000 << min(attempt, 3)))))
                         }
                         await reload(id)
-                        if attempt <= retries { continue }
+                        if retrying { continue }
                         return .failure(.conflict(id: id))
                     case .unavailable(let reason):
                         return .failure(.unavailable(reason: reason))

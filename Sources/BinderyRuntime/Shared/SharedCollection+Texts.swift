@@ -55,10 +55,12 @@ extension SharedCollection {
         return log
     }
 
-    /// How many times an edit that lost the race to another node's commit is transformed again
-    /// and retried before it is answered 409. With three nodes committing to one record as fast
-    /// as they can, an attempt wins about one time in three: 30 losses in a row are ~1 in 10^5.
-    static var editRetries: Int { 30 }
+    /// How long an edit that lost the race to another node's commit is transformed again and
+    /// retried before it is answered 409. A count would not do: a node that has just committed
+    /// writes its next edit without reloading, so while others type as fast as they can, a loser
+    /// can lose many times in a row (30 in a row happened with three nodes on a loaded machine).
+    /// Time bounds it the way a lock wait would.
+    static var editPatience: Duration { .seconds(10) }
 
     /// Applies a client's edit of the text `key`: transformed against the edits since its base,
     /// checked, committed with its id. A repeated id answers the first answer again.
@@ -67,7 +69,7 @@ extension SharedCollection {
     ) async -> Result<TextEdits, TextEditError> {
         // A base this node has not seen yet: another node committed it; load it first.
         if request.base > contents.withLock({ $0.versions[id] ?? 0 }) { await queue.run { [self] in await reload(id) } }
-        let result = await commit(id, retries: Self.editRetries) { [self] current, log -> CommitStep<Result<TextEdits, TextEditError>, Record> in
+        let result = await commit(id, patience: Self.editPatience) { [self] current, log -> CommitStep<Result<TextEdits, TextEditError>, Record> in
             guard let current, let text = current.collaborativeTexts[key] else { return .answer(.failure(.notFound)) }
             var log = log
             if log.edits(of: key, after: request.base) == nil, request.base < log.start,
