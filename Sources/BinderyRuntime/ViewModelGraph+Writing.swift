@@ -84,15 +84,33 @@ extension ViewModelGraph {
         (try? JSONValue(parsing: snapshot.bytes))?.objectValue?["inputs"]?.objectValue ?? [:]
     }
 
-    /// Shows the newest committed version of `path` when the store has a newer one than this
-    /// graph (another node committed it); watchers get it pushed.
-    package func refresh(_ path: String, toVersion version: Int) async {
-        guard let host = hosts[path], host.newestKnownVersion < version else { return }
-        await reload(host)
+    /// Follows a newer version of `path` another node committed: a view model someone here
+    /// follows (a stream, a long-poll, a running command) reloads it now and its watchers get it
+    /// pushed; any other is only marked behind and reloads on its next use (a read, a write, a
+    /// watch), so a write on one node costs the others a reload only where someone looks.
+    /// Answers whether it reloaded now (false: nothing to do, or marked behind).
+    @discardableResult
+    package func refresh(_ path: String, toVersion version: Int) async -> Bool {
+        guard let host = hosts[path], host.newestKnownVersion < version else { return false }
+        return await catchUp(host)
     }
 
-    /// Reloads every view model this graph holds from the store (after missed notifications).
+    /// Catches up with the store on every view model this graph holds (after missed
+    /// notifications): followed ones now, others on next use.
     package func refreshAll() async {
-        for host in hosts.values { await reload(host) }
+        for host in hosts.values { await catchUp(host) }
+    }
+
+    /// Reloads `host` now when someone follows it (true), else marks it behind (false).
+    @discardableResult
+    private func catchUp(_ host: ViewModelHost) async -> Bool {
+        guard host.isFollowed else {
+            host.isBehindStore = true
+            board.invalidate(host.path)
+            return false
+        }
+        host.isBehindStore = false
+        await reload(host)
+        return true
     }
 }

@@ -242,7 +242,13 @@ package actor ViewModelGraph {
             flush()
             await root.prepareChild(at: rest[...])
         }
-        return try host(at: path)
+        let host = try host(at: path)
+        if host.isBehindStore {
+            // A notification marked it (see `refresh`): catch up before anyone uses it.
+            host.isBehindStore = false
+            await reload(host)
+        }
+        return host
     }
 
     private func resolve(_ path: String) -> (any ViewModel)? {

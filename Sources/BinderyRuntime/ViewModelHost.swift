@@ -57,6 +57,11 @@ final class ViewModelHost {
     /// Whether a watcher takes patches: new versions are then diffed against the previous one.
     var wantsPatches: Bool { watchers.values.contains { $0.patches } }
     var waiters: [Int: CheckedContinuation<EncodedSnapshot?, Never>] = [:]
+    /// Another node committed a newer version while nobody here watched: reloaded on next use.
+    var isBehindStore = false
+    /// Whether someone here follows this view model's versions as they happen: an event
+    /// stream, a long-poll, or a deferred command running here.
+    var isFollowed: Bool { !watchers.isEmpty || !waiters.isEmpty || viewModel.runningDeferredCommand != nil }
     var activation: Task<Void, Never>?
     private(set) var isActive = false
 

@@ -1,6 +1,7 @@
 """Several nodes on one PostgreSQL database (issue 11): any node serves any session, a write on
 one is read on another, an SSE watcher on one sees a PATCH made on another, and the same
-If-Match sent to two nodes at once is acknowledged by exactly one of them."""
+If-Match sent to two nodes at once is acknowledged by exactly one of them; a node reloads at once
+only what someone on it follows (issue 32)."""
 
 from __future__ import annotations
 
@@ -130,5 +131,46 @@ def test_a_recipe_edited_through_one_node_is_pushed_to_a_session_on_another(pg_c
             f"{[e.inputs for e in watcher.events]}")
         detail = expect(call(one.base, "GET", "/api/views/recipes/c41", watching), 200, "GET on node 1")
         assert detail.json()["outputs"]["name"] == name
+    finally:
+        watcher.stop()
+
+
+def metric(base: str, name: str) -> float:
+    """The value of an unlabelled counter in a node's /metrics (0 before its first count)."""
+    text = expect(call(base, "GET", "/metrics"), 200).text
+    return next((float(line.split()[-1]) for line in text.splitlines() if line.startswith(f"{name} ")), 0.0)
+
+
+def test_a_node_reloads_at_once_only_what_someone_there_follows(pg_cluster):
+    """Scale-out without amplification (issue 32): another node's commit of a view model held here
+    but followed by nobody here is marked behind, not reloaded; the next read reloads it and shows
+    the newest version at once. A followed one is reloaded and pushed when the notification comes."""
+    one, two, _ = pg_cluster.nodes
+    token = new_session(one.base)
+    expect(call(two.base, "GET", "/api/views/form", token), 200, "node 2 holds a copy nobody there watches")
+    notified = metric(two.base, "bindery_store_notifications_total")
+    deferred = metric(two.base, "bindery_store_notifications_deferred_total")
+    last = None
+    for n in range(5):
+        last = expect(call(one.base, "PATCH", "/api/views/form", token, {"phone": f"1861000000{n}"}), 200)
+    deadline = time.monotonic() + PUSH_WAIT
+    while metric(two.base, "bindery_store_notifications_total") < notified + 5 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert metric(two.base, "bindery_store_notifications_total") == notified + 5, "node 2 heard of the 5 writes"
+    assert metric(two.base, "bindery_store_notifications_deferred_total") == deferred + 5, (
+        "nobody on node 2 follows the form: every notification only marks it behind")
+    read = expect(call(two.base, "GET", "/api/views/form", token), 200)
+    assert etag_version(read) == etag_version(last) and read.json()["inputs"] == last.json()["inputs"], (
+        "the first read after the notifications reloads and shows the newest version")
+
+    watcher = Watcher(two.base, token, name="watch-node2")
+    watcher.start()
+    try:
+        assert watcher.wait_open(PUSH_WAIT), f"no first event from node 2 within {PUSH_WAIT} s: {watcher.errors}"
+        deferred = metric(two.base, "bindery_store_notifications_deferred_total")
+        patched = expect(call(one.base, "PATCH", "/api/views/form", token, {"phone": "18619999999"}), 200)
+        assert watcher.wait_for_version(etag_version(patched), PUSH_WAIT), watcher.versions()
+        assert metric(two.base, "bindery_store_notifications_deferred_total") == deferred, (
+            "a view model watched on node 2 is reloaded when the notification comes, not marked behind")
     finally:
         watcher.stop()

@@ -1,8 +1,9 @@
 import BinderyStore
 
 /// Follows the commits announced by a shared store (PostgreSQL's LISTEN/NOTIFY): when another
-/// node commits a version of a view model this node holds, the view model is reloaded and its
-/// watchers here get the new version pushed. After a dropped and re-established feed, every
+/// node commits a version of a view model this node holds and someone here follows it (a stream,
+/// a long-poll, a running command), the view model is reloaded and its watchers here get the new
+/// version pushed; one nobody here follows is only marked behind and reloads on its next use. After a dropped and re-established feed, every
 /// view model held here is caught up from the store, so no watcher misses a version. Presence
 /// announced by other nodes goes to the presence board.
 struct ChangeFollower: Sendable {
@@ -19,8 +20,8 @@ struct ChangeFollower: Sendable {
             case .changed(let change):
                 // Our own commits are already shown: refresh does nothing for them.
                 guard let session = sessions.live(hash: change.key.session) else { continue }
-                metrics.storeNotification(lag: nil)
-                await session.graph.refresh(change.key.path, toVersion: change.version)
+                let reloaded = await session.graph.refresh(change.key.path, toVersion: change.version)
+                metrics.storeNotification(lag: nil, reloaded: reloaded)
             case .resynchronize:
                 for session in sessions.liveSessions { await session.graph.refreshAll() }
             case .announcement(let message):
