@@ -59,6 +59,9 @@ final class ViewModelHost {
     var waiters: [Int: CheckedContinuation<EncodedSnapshot?, Never>] = [:]
     /// Another node committed a newer version while nobody here watched: reloaded on next use.
     var isBehindStore = false
+    /// Whether its snapshots show collaborative texts (its declaration's, read once: reading the
+    /// declaration copies it, which cost a PATCH 5 % of its CPU when asked at each render).
+    private(set) var showsCollaborativeTexts: Bool
     /// Whether someone here follows this view model's versions as they happen: an event
     /// stream, a long-poll, or a deferred command running here.
     var isFollowed: Bool { !watchers.isEmpty || !waiters.isEmpty || viewModel.runningDeferredCommand != nil }
@@ -69,6 +72,7 @@ final class ViewModelHost {
     init(path: String, viewModel: any ViewModel, firstVersion: Int, signal: ChangeSignal) {
         self.path = path
         self.viewModel = viewModel
+        self.showsCollaborativeTexts = viewModel.showsCollaborativeTexts
         viewModel.commandStates.servedPath = path
         self.signal = signal
         self.version = firstVersion - 1
@@ -130,6 +134,7 @@ final class ViewModelHost {
     /// Replaces the hosted view model (its parent rebuilt it); the next refresh shows it.
     func replace(with viewModel: any ViewModel) {
         self.viewModel = viewModel
+        self.showsCollaborativeTexts = viewModel.showsCollaborativeTexts
         viewModel.commandStates.servedPath = path
         signal.dropTracking()
         signal.fire()
@@ -148,7 +153,7 @@ final class ViewModelHost {
     /// whether it is the version the store holds (``rendersStoredVersion``).
     func refresh() -> (snapshot: EncodedSnapshot, body: JSONValue, isStored: Bool, texts: [ShownTexts.Shown])? {
         guard signal.takeDirty() else { return nil }
-        let collector = viewModel.showsCollaborativeTexts ? ShownTexts(path: path) : nil
+        let collector = showsCollaborativeTexts ? ShownTexts(path: path) : nil
         let rendered = ShownTexts.$collecting.withValue(collector) { renderTracked() }
         let isStored = rendersStoredVersion
         let next = isStored ? version + 1 : newestKnownVersion + 1
