@@ -111,8 +111,8 @@ struct MemoryState {
             entry.logFloor = dropped
         }
         viewModels[key.session, default: [:]][key.path] = entry
-        if let lastUsedAt = sessions[key.session]?.lastUsedAt {
-            sessions[key.session]?.lastUsedAt = max(lastUsedAt, write.at)
+        if let lastUsedAt = sessions[key.session]?.lastUsedAt, write.at.timeIntervalSince(lastUsedAt) > StoredSession.writeUseGranularity {
+            sessions[key.session]?.lastUsedAt = write.at
         }
     }
 

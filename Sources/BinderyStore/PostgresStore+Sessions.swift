@@ -105,10 +105,10 @@ extension PostgresStore {
         }
     }
 
-    /// Moves a session's last use forward to `time` unless another transaction is moving it right
-    /// now; whether the session exists.
+    /// Moves a session's last use forward to `time` when that is more than `granularity` seconds
+    /// later, unless another transaction is moving it right now; whether the session exists.
     static func touch(
-        _ tokenHash: SessionTokenHash, at time: Date, on connection: PostgresConnection, logger: Logger
+        _ tokenHash: SessionTokenHash, at time: Date, granularity: TimeInterval = 0, on connection: PostgresConnection, logger: Logger
     ) async throws -> Bool {
         // A shared lock says the session exists and holds off its deletion until the commit. The
         // last use moves under an exclusive lock taken only if no other transaction holds one
@@ -123,7 +123,7 @@ extension PostgresStore {
                 UPDATE bindery_session SET last_used_at = \(time.storeValue)
                 WHERE token_hash IN (
                     SELECT token_hash FROM bindery_session
-                    WHERE token_hash = \(tokenHash.bytes) AND last_used_at < \(time.storeValue)
+                    WHERE token_hash = \(tokenHash.bytes) AND last_used_at < \(time.storeValue - granularity)
                     FOR NO KEY UPDATE SKIP LOCKED
                 ) AND EXISTS (SELECT 1 FROM found)
                 RETURNING 1

@@ -5,8 +5,8 @@ import GRDB
 ///
 /// The common write (a view model at its expected version, with a snapshot to log) takes three
 /// statements: one conditional `UPDATE` that is also the version check and raises the log's
-/// floor, the pruning `DELETE`, and the log `INSERT`. The session's last use is written once per
-/// commit. Refusals (unknown session, version conflict) are told apart only when that `UPDATE`
+/// floor, the pruning `DELETE`, and the log `INSERT`. The session's last use is looked at once per
+/// commit and written only when it moves by more than ``StoredSession/writeUseGranularity``. Refusals (unknown session, version conflict) are told apart only when that `UPDATE`
 /// changed nothing, so the happy path pays no extra look-up for them.
 ///
 /// Pruning reads nothing: the count drops the versions more than `maxCount` below the write's
@@ -24,9 +24,10 @@ extension SQLiteStore {
             if let claim = write.claim { try record(claim, in: db) }
             lastUse[write.key.session] = max(lastUse[write.key.session] ?? write.at, write.at)
         }
+        // Reads the session's row, writes it only when the use moves by more than the granularity.
         for (session, at) in lastUse {
-            try db.cachedStatement(sql: "UPDATE session SET last_used_at = MAX(last_used_at, ?) WHERE token_hash = ?")
-                .execute(arguments: [at.storeValue, session.bytes])
+            try db.cachedStatement(sql: "UPDATE session SET last_used_at = ? WHERE token_hash = ? AND last_used_at < ?")
+                .execute(arguments: [at.storeValue, session.bytes, at.storeValue - StoredSession.writeUseGranularity])
         }
     }
 

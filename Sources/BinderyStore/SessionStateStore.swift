@@ -22,7 +22,8 @@ package protocol SessionStateStore: Sendable {
     func viewModels(of tokenHash: SessionTokenHash) async throws -> [ViewModelRecord]
 
     /// Applies a batch of writes all together or not at all, checking each write's expected
-    /// version; also moves each written session's last use to the write's time.
+    /// version; also moves each written session's last use to the write's time when that is more
+    /// than ``StoredSession/writeUseGranularity`` later.
     func commit(_ writes: [ViewModelWrite]) async throws
 
     /// The logged versions of a view model after `version`, or ``VersionHistory/unavailable`` when

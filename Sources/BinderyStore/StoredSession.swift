@@ -18,6 +18,13 @@ package struct StoredSession: Hashable, Sendable {
 }
 
 extension StoredSession {
+    /// How much later than the recorded last use a write must be to move it (seconds). Moving it at
+    /// every commit rewrote the session's row and its by-use index entry in SQLite, and made a new
+    /// row version in PostgreSQL, for every write. The registry's sweep records live sessions'
+    /// use exactly (``SessionStateStore/touchSession(_:at:)``), so only a session written and then
+    /// left before a sweep looks up to this much older: its expiry comes that much sooner.
+    package static let writeUseGranularity: TimeInterval = 30
+
     /// Least recently used first; ties by creation time, then by hash, so every backend agrees.
     func isLessRecentlyUsed(than other: StoredSession) -> Bool {
         if lastUsedAt != other.lastUsedAt { return lastUsedAt < other.lastUsedAt }

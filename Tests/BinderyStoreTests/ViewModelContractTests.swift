@@ -82,12 +82,17 @@ struct ViewModelContractTests {
     }
 
     @Test(arguments: Backend.allCases)
-    func aWriteIsAUseOfItsSession(_ backend: Backend) async throws {
+    func aWriteIsAUseOfItsSessionMovedByMoreThanTheGranularity(_ backend: Backend) async throws {
         let store = try await backend.makeStore()
         _ = try await store.createSession(tokenHash(1), at: t0)
         try await store.commit([write(key(1), expected: nil, version: 1, at: at(40))])
         try await store.commit([write(key(1), expected: 1, version: 2, at: at(20))])
         #expect(try await store.session(tokenHash(1))?.lastUsedAt == at(40))
+        // Within the granularity a write leaves the last use where it is (no row rewritten).
+        try await store.commit([write(key(1), expected: 2, version: 3, at: at(40 + StoredSession.writeUseGranularity))])
+        #expect(try await store.session(tokenHash(1))?.lastUsedAt == at(40))
+        try await store.commit([write(key(1), expected: 3, version: 4, at: at(41 + StoredSession.writeUseGranularity))])
+        #expect(try await store.session(tokenHash(1))?.lastUsedAt == at(41 + StoredSession.writeUseGranularity))
     }
 
     @Test(arguments: Backend.allCases)
