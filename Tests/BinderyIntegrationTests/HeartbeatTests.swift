@@ -1,0 +1,64 @@
+import BinderyHTTP
+import Clocks
+import Testing
+
+@testable import BinderyBinding
+
+/// Heartbeats spread over the interval (one slot of streams at a time), one per stream per
+/// interval, none for a stream that sent something since its last one.
+@Suite("Heartbeats")
+struct HeartbeatTests {
+    static let frame = EventStreams.heartbeatFrame.count
+
+    /// Eight open streams of one session, admitted in order (slots round robin), with a heartbeat
+    /// every second: four slots of 250 ms.
+    static func openStreams() throws -> (EventStreams, [ResponseStream]) {
+        let streams = EventStreams(limits: StreamLimits(perSession: 16, total: 16, heartbeat: .seconds(1)))
+        let opened = (0..<8).map { _ in ResponseStream() }
+        for stream in opened { try streams.admit(stream, session: "s") }
+        return (streams, opened)
+    }
+
+    @Test func aSlotsStreamsGetTheirHeartbeatAndTheOthersWait() throws {
+        let (streams, opened) = try Self.openStreams()
+        #expect(streams.heartbeatSlots == 4)
+        streams.beat(slot: 0)
+        #expect(opened.map(\.unsentByteCount) == [Self.frame, 0, 0, 0, Self.frame, 0, 0, 0])
+        for slot in 1..<4 { streams.beat(slot: slot) }
+        #expect(opened.allSatisfy { $0.unsentByteCount == Self.frame })
+    }
+
+    @Test func aStreamThatSentSomethingSinceItsLastHeartbeatGetsNone() throws {
+        let (streams, opened) = try Self.openStreams()
+        opened[0].write([1, 2, 3])
+        streams.beat()
+        #expect(opened[0].unsentByteCount == 3, "an event went out since the last heartbeat")
+        #expect(opened[1].unsentByteCount == Self.frame)
+        streams.beat()
+        #expect(opened[0].unsentByteCount == 3 + Self.frame, "idle for a whole interval since")
+    }
+
+    @Test func everyStreamGetsOneHeartbeatPerInterval() async throws {
+        let (streams, opened) = try Self.openStreams()
+        let clock = TestClock()
+        let loop = Task { await streams.runHeartbeats(clock: clock) }
+        defer { loop.cancel() }
+        for tick in 1...4 {
+            await clock.advance(by: .milliseconds(250))
+            // Streams admitted in order sit in slots 0, 1, 2, 3, 0, …: after tick n, slots below n.
+            let expected = (0..<8).map { $0 % 4 < tick ? Self.frame : 0 }
+            await waitUntil { opened.map(\.unsentByteCount) == expected }
+            #expect(opened.map(\.unsentByteCount) == expected, "after tick \(tick)")
+        }
+        await clock.advance(by: .seconds(1))
+        await waitUntil { opened.allSatisfy { $0.unsentByteCount == 2 * Self.frame } }
+        #expect(opened.allSatisfy { $0.unsentByteCount == 2 * Self.frame }, "one more each in the next interval")
+    }
+
+    /// Yields until `condition` holds (the heartbeat loop runs on its own task); real time only
+    /// bounds the wait.
+    private func waitUntil(_ condition: () -> Bool) async {
+        let started = ContinuousClock.now
+        while !condition(), ContinuousClock.now - started < .seconds(5) { await Task.yield() }
+    }
+}
