@@ -9,6 +9,8 @@ public struct ServerConfiguration: Sendable {
     /// Largest accepted request body; larger bodies are answered with 413. Default 1 MiB.
     public var maxBodyBytes: Int
     /// Memory pool per connection; headers that do not fit are answered 431 by libmicrohttpd.
+    /// Default 16 KiB (Node.js's header limit): every open connection, an idle event stream too,
+    /// holds one, and libmicrohttpd zeroes it after every request.
     public var connectionMemoryLimit: Int
     /// Total number of connections over all workers. Default 1024. Beyond it, a connection that
     /// only waits for a request head yields to a request; with none idle, the request gets 503.
@@ -31,7 +33,7 @@ public struct ServerConfiguration: Sendable {
         port: Int = 8080,
         workers: Int = 2,
         maxBodyBytes: Int = 1 << 20,
-        connectionMemoryLimit: Int = 32 * 1024,
+        connectionMemoryLimit: Int = 16 * 1024,
         connectionLimit: Int = 1024,
         perIPConnectionLimit: Int = 256,
         connectionTimeoutSeconds: Int = 30,
