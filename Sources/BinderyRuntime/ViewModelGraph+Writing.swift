@@ -88,11 +88,21 @@ extension ViewModelGraph {
     /// follows (a stream, a long-poll, a running command) reloads it now and its watchers get it
     /// pushed; any other is only marked behind and reloads on its next use (a read, a write, a
     /// watch), so a write on one node costs the others a reload only where someone looks.
-    /// Answers whether it reloaded now (false: nothing to do, or marked behind).
     @discardableResult
-    package func refresh(_ path: String, toVersion version: Int) async -> Bool {
-        guard let host = hosts[path], host.newestKnownVersion < version else { return false }
-        return await catchUp(host)
+    package func refresh(_ path: String, toVersion version: Int) async -> RefreshOutcome {
+        guard let host = hosts[path], host.newestKnownVersion < version else { return .current }
+        return await catchUp(host) ? .reloaded : .markedBehind
+    }
+
+    /// What a notification of another node's commit did here.
+    package enum RefreshOutcome: Sendable {
+        /// Nothing: the view model is not held here, or already shows that version (this
+        /// node's own commit).
+        case current
+        /// Reloaded now: someone here follows it.
+        case reloaded
+        /// Marked behind, reloaded on next use: nobody here follows it.
+        case markedBehind
     }
 
     /// Catches up with the store on every view model this graph holds (after missed

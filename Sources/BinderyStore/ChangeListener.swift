@@ -50,14 +50,14 @@ final class ChangeListener: Sendable {
             guard !state.isStopped else { return .stopped }
             state.subscribers[id] = continuation
             if state.isListening { continuation.yield(.resynchronize) }
-            return state.task == nil ? .starts : .running
+            // Started under the lock: two first subscribers once both saw no task and each
+            // started a LISTEN connection, so the node got every notification twice.
+            guard state.task == nil else { return .running }
+            state.task = Task { await self.run() }
+            return .starts
         }
         // Outside the lock: finishing runs `onTermination`, which takes it.
         if start == .stopped { continuation.finish() }
-        if start == .starts {
-            let task = Task { await self.run() }
-            state.withLock { $0.task = task }
-        }
         return stream
     }
 

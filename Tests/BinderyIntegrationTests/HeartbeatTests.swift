@@ -44,15 +44,26 @@ struct HeartbeatTests {
         let loop = Task { await streams.runHeartbeats(clock: clock) }
         defer { loop.cancel() }
         for tick in 1...4 {
+            await sleeping(on: clock)
             await clock.advance(by: .milliseconds(250))
             // Streams admitted in order sit in slots 0, 1, 2, 3, 0, …: after tick n, slots below n.
             let expected = (0..<8).map { $0 % 4 < tick ? Self.frame : 0 }
             await waitUntil { opened.map(\.unsentByteCount) == expected }
             #expect(opened.map(\.unsentByteCount) == expected, "after tick \(tick)")
         }
-        await clock.advance(by: .seconds(1))
+        for _ in 1...4 {
+            await sleeping(on: clock)
+            await clock.advance(by: .milliseconds(250))
+        }
         await waitUntil { opened.allSatisfy { $0.unsentByteCount == 2 * Self.frame } }
         #expect(opened.allSatisfy { $0.unsentByteCount == 2 * Self.frame }, "one more each in the next interval")
+    }
+
+    /// Waits until the heartbeat loop sleeps on `clock`: an advance before that would pass it by
+    /// (its sleep would start from the advanced time), and under load the loop's task starts late.
+    private func sleeping(on clock: TestClock<Duration>) async {
+        let started = ContinuousClock.now
+        while (try? await clock.checkSuspension()) != nil, ContinuousClock.now - started < .seconds(5) {}
     }
 
     /// Yields until `condition` holds (the heartbeat loop runs on its own task); real time only

@@ -77,6 +77,29 @@ struct PostgresNodeTests {
         try await second.close()
     }
 
+    @Test func subscribersArrivingAtOnceShareOneListenConnection() async throws {
+        let (first, second, url) = try await twoNodes()
+        let streams = await withTaskGroup(of: AsyncStream<StoreChange>.self) { group in
+            for _ in 0..<8 { group.addTask { second.changes() } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let feeds = streams.map(ChangeRecorder.init)
+        for feed in feeds { try await feed.wait("the first resynchronize") { $0.first == .resynchronize } }
+        #expect(second.listenCount == 1, "two first subscribers once started two LISTEN connections")
+        let database = url.split(separator: "/").last.map(String.init) ?? ""
+        let listening = try await PostgresServer.shared().sql(
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'bindery-listen-node-b' AND datname = '\(database)'"
+        )
+        #expect(listening == "1")
+        try await first.commit([write(key(1), expected: nil, version: 1)])
+        for feed in feeds {
+            try await feed.wait("the change") { $0.contains { $0 != .resynchronize } }
+            #expect(feed.viewModelChanges == [ViewModelChange(key: key(1), version: 1, node: "node-a")], "once, not twice")
+        }
+        try await first.close()
+        try await second.close()
+    }
+
     @Test func aKilledListenConnectionReconnectsAndAsksToResynchronize() async throws {
         let (first, second, url) = try await twoNodes()
         let server = try await PostgresServer.shared()

@@ -12,7 +12,7 @@ extension BinderyMetrics {
             .increment()
     }
 
-    /// Counts a change notification from another node (of a view model held here) and records
+    /// Counts another node's commit of a view model held here (newer than this node's copy) and records
     /// the time from its commit to the refresh that pushed it here; `reloaded` false counts it
     /// among those only marked behind (nobody here followed the view model).
     package func storeNotification(lag: Duration?, reloaded: Bool) {

@@ -20,8 +20,11 @@ struct ChangeFollower: Sendable {
             case .changed(let change):
                 // Our own commits are already shown: refresh does nothing for them.
                 guard let session = sessions.live(hash: change.key.session) else { continue }
-                let reloaded = await session.graph.refresh(change.key.path, toVersion: change.version)
-                metrics.storeNotification(lag: nil, reloaded: reloaded)
+                switch await session.graph.refresh(change.key.path, toVersion: change.version) {
+                case .current: break
+                case .reloaded: metrics.storeNotification(lag: nil, reloaded: true)
+                case .markedBehind: metrics.storeNotification(lag: nil, reloaded: false)
+                }
             case .resynchronize:
                 for session in sessions.liveSessions { await session.graph.refreshAll() }
             case .announcement(let message):
