@@ -11,9 +11,9 @@ struct HeartbeatTests {
     static let frame = EventStreams.heartbeatFrame.count
 
     /// Eight open streams of one session, admitted in order (slots round robin), with a heartbeat
-    /// every second: four slots of 250 ms.
+    /// every 4 s: four slots of a second.
     static func openStreams() throws -> (EventStreams, [ResponseStream]) {
-        let streams = EventStreams(limits: StreamLimits(perSession: 16, total: 16, heartbeat: .seconds(1)))
+        let streams = EventStreams(limits: StreamLimits(perSession: 16, total: 16, heartbeat: .seconds(4)))
         let opened = (0..<8).map { _ in ResponseStream() }
         for stream in opened { try streams.admit(stream, session: "s") }
         return (streams, opened)
@@ -45,7 +45,7 @@ struct HeartbeatTests {
         defer { loop.cancel() }
         for tick in 1...4 {
             await sleeping(on: clock)
-            await clock.advance(by: .milliseconds(250))
+            await clock.advance(by: .seconds(1))
             // Streams admitted in order sit in slots 0, 1, 2, 3, 0, …: after tick n, slots below n.
             let expected = (0..<8).map { $0 % 4 < tick ? Self.frame : 0 }
             await waitUntil { opened.map(\.unsentByteCount) == expected }
@@ -53,7 +53,7 @@ struct HeartbeatTests {
         }
         for _ in 1...4 {
             await sleeping(on: clock)
-            await clock.advance(by: .milliseconds(250))
+            await clock.advance(by: .seconds(1))
         }
         await waitUntil { opened.allSatisfy { $0.unsentByteCount == 2 * Self.frame } }
         #expect(opened.allSatisfy { $0.unsentByteCount == 2 * Self.frame }, "one more each in the next interval")

@@ -39,13 +39,15 @@ package final class EventStreams: Sendable {
 
     private let open: Mutex<Open>
     private let limits: StreamLimits
-    /// How many slots the heartbeat interval is cut into: one every 250 ms (60 for 15 s).
+    /// How many slots the heartbeat interval is cut into: one a second (15 for 15 s). Slots of
+    /// 250 ms cost twice the CPU for 10,000 idle streams (1.9 against 1.0 % of a core): each small
+    /// batch woke the event loops, and on loopback the clients, anew.
     let heartbeatSlots: Int
 
     /// Creates an empty set of streams with these limits.
     package init(limits: StreamLimits) {
         self.limits = limits
-        heartbeatSlots = max(1, Int(limits.heartbeat / .milliseconds(250)))
+        heartbeatSlots = max(1, Int(limits.heartbeat / .seconds(1)))
         open = Mutex(Open(slots: heartbeatSlots))
     }
 
