@@ -17,8 +17,6 @@ public final class ResponseStream: Sendable {
         var terminated = false
         /// A heartbeat found the client gone; the reader closes the connection without a last chunk.
         var clientLeft = false
-        /// Bytes were queued since the last keep-alive: the next one is not needed.
-        var wroteSinceKeepAlive = false
         var attached = false
         /// The connection while it is suspended waiting for bytes; taken by exactly one resume.
         var suspendedConnection: MHDConnection?
@@ -40,7 +38,6 @@ public final class ResponseStream: Sendable {
         let connection = state.withLock { state -> MHDConnection? in
             guard !state.finished, !state.terminated else { return nil }
             state.pending.append(contentsOf: bytes)
-            state.wroteSinceKeepAlive = true
             return state.takeSuspendedConnection()
         }
         connection?.resume()
@@ -56,10 +53,6 @@ public final class ResponseStream: Sendable {
             guard !state.finished, !state.terminated else { return nil }
             if let idle = state.suspendedConnection, idle.clientHasLeft {
                 state.clientLeft = true
-            } else if state.wroteSinceKeepAlive {
-                // Something went out since the last keep-alive: the connection is not idle.
-                state.wroteSinceKeepAlive = false
-                return nil
             } else {
                 state.pending.append(contentsOf: bytes)
             }

@@ -91,9 +91,11 @@ package final class EventStreams: Sendable {
     }
 
     /// Sends a heartbeat comment on the open streams of heartbeat slot `slot` (every stream when
-    /// nil). A stream that sent something since its last heartbeat needs none and gets none. An
-    /// idle stream whose client has left (closed or reset its connection) is ended instead of
-    /// written to, so it is freed at the first heartbeat after the client left.
+    /// nil), streams that sent an event meanwhile included: skipping those once left a client that
+    /// closed just after its first event connected for another interval, as only a write reveals
+    /// a close the peek came too early for. An idle stream whose client has left (closed or reset
+    /// its connection) is ended instead of written to, so it is freed at the first heartbeat after
+    /// the client left.
     package func beat(slot: Int? = nil) {
         let streams = open.withLock { open in
             guard let slot else { return open.streams.values.map(\.stream) }
