@@ -59,8 +59,8 @@ final class ViewModelHost {
     var waiters: [Int: CheckedContinuation<EncodedSnapshot?, Never>] = [:]
     /// Another node committed a newer version while nobody here watched: reloaded on next use.
     var isBehindStore = false
-    /// Whether its snapshots show collaborative texts (its declaration's, read once: reading the
-    /// declaration copies it, which cost a PATCH 5 % of its CPU when asked at each render).
+    /// Whether its snapshots show collaborative texts (its declaration's, read once: asked at
+    /// every render, it was about 5 % of a PATCH's CPU in the profile).
     private(set) var showsCollaborativeTexts: Bool
     /// Whether someone here follows this view model's versions as they happen: an event
     /// stream, a long-poll, or a deferred command running here.

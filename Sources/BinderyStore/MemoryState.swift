@@ -111,7 +111,9 @@ struct MemoryState {
             entry.logFloor = dropped
         }
         viewModels[key.session, default: [:]][key.path] = entry
-        if let lastUsedAt = sessions[key.session]?.lastUsedAt, write.at.timeIntervalSince(lastUsedAt) > StoredSession.writeUseGranularity {
+        if let lastUsedAt = sessions[key.session]?.lastUsedAt,
+            write.at.timeIntervalSince(lastUsedAt) > StoredSession.writeUseGranularity
+        {
             sessions[key.session]?.lastUsedAt = write.at
         }
     }

@@ -108,7 +108,8 @@ extension PostgresStore {
     /// Moves a session's last use forward to `time` when that is more than `granularity` seconds
     /// later, unless another transaction is moving it right now; whether the session exists.
     static func touch(
-        _ tokenHash: SessionTokenHash, at time: Date, granularity: TimeInterval = 0, on connection: PostgresConnection, logger: Logger
+        _ tokenHash: SessionTokenHash, at time: Date, granularity: TimeInterval = 0,
+        on connection: PostgresConnection, logger: Logger
     ) async throws -> Bool {
         // A shared lock says the session exists and holds off its deletion until the commit. The
         // last use moves under an exclusive lock taken only if no other transaction holds one

@@ -16,7 +16,8 @@ extension PostgresStore {
         let key = write.key
         let logger = context.logger
         // Touching the session first also locks it against a concurrent delete until the commit.
-        guard try await touch(key.session, at: write.at, granularity: StoredSession.writeUseGranularity, on: connection, logger: logger) else {
+        let granularity = StoredSession.writeUseGranularity
+        guard try await touch(key.session, at: write.at, granularity: granularity, on: connection, logger: logger) else {
             throw StoreError.sessionNotFound(key.session)
         }
         guard write.version > (write.expected ?? Int.min) else {

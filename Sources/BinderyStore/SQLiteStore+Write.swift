@@ -6,8 +6,9 @@ import GRDB
 /// The common write (a view model at its expected version, with a snapshot to log) takes three
 /// statements: one conditional `UPDATE` that is also the version check and raises the log's
 /// floor, the pruning `DELETE`, and the log `INSERT`. The session's last use is looked at once per
-/// commit and written only when it moves by more than ``StoredSession/writeUseGranularity``. Refusals (unknown session, version conflict) are told apart only when that `UPDATE`
-/// changed nothing, so the happy path pays no extra look-up for them.
+/// commit and written only when it moves by more than ``StoredSession/writeUseGranularity``.
+/// Refusals (unknown session, version conflict) are told apart only when that `UPDATE` changed
+/// nothing, so the happy path pays no extra look-up for them.
 ///
 /// Pruning reads nothing: the count drops the versions more than `maxCount` below the write's
 /// (``VersionLogPolicy/highestVersionDroppedByCount(newest:)``), and the age is applied when the

@@ -12,13 +12,14 @@ extension BinderyMetrics {
             .increment()
     }
 
-    /// Counts another node's commit of a view model held here (newer than this node's copy) and records
-    /// the time from its commit to the refresh that pushed it here; `reloaded` false counts it
-    /// among those only marked behind (nobody here followed the view model).
+    /// Counts another node's commit of a view model held here (newer than this node's copy) and
+    /// records the time from its commit to the refresh that pushed it here; `reloaded` false
+    /// counts it among those only marked behind (nobody here followed the view model).
     package func storeNotification(lag: Duration?, reloaded: Bool) {
         CoreMetrics.Counter(label: "bindery_store_notifications_total", dimensions: [], factory: factory).increment()
         if !reloaded {
-            CoreMetrics.Counter(label: "bindery_store_notifications_deferred_total", dimensions: [], factory: factory).increment()
+            CoreMetrics.Counter(label: "bindery_store_notifications_deferred_total", dimensions: [], factory: factory)
+                .increment()
         }
         if let lag {
             CoreMetrics.Timer(label: "bindery_store_notification_lag_seconds", dimensions: [], factory: factory)

@@ -3,9 +3,10 @@ import BinderyStore
 /// Follows the commits announced by a shared store (PostgreSQL's LISTEN/NOTIFY): when another
 /// node commits a version of a view model this node holds and someone here follows it (a stream,
 /// a long-poll, a running command), the view model is reloaded and its watchers here get the new
-/// version pushed; one nobody here follows is only marked behind and reloads on its next use. After a dropped and re-established feed, every
-/// view model held here is caught up from the store, so no watcher misses a version. Presence
-/// announced by other nodes goes to the presence board.
+/// version pushed; one nobody here follows is only marked behind and reloads on its next use.
+/// After a dropped and re-established feed, every view model held here is caught up from the
+/// store the same way, so no watcher misses a version. Presence announced by other nodes goes to
+/// the presence board.
 struct ChangeFollower: Sendable {
     let feed: any ChangeFeed
     let sessions: SessionRegistry
