@@ -100,8 +100,15 @@ extension ViewModelGraph {
         host.committedState = record.state
         host.committedCommand = record.runningCommand
         host.queuedCommand = record.runningCommand
-        flush()
-        if let name = record.interruptedCommand { interrupt(name, of: host) }
+        // What the reload renders is another node's doing, never the request's that ran into it
+        // (a read that found the view model behind, a write that lost a race): it claims no
+        // idempotency key. Claimed, a key could be taken by a version without the request's work,
+        // and a retry would be answered as if it had been done.
+        flushUnclaimed()
+        if let name = record.interruptedCommand {
+            interrupt(name, of: host)
+            flushUnclaimed()
+        }
     }
 
     /// Hands rendered versions to the persistence; publishes them at once without one.
