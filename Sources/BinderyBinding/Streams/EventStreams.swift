@@ -90,17 +90,13 @@ package final class EventStreams: Sendable {
         release(stream, session: session)
     }
 
-    /// Sends a heartbeat comment on the open streams of heartbeat slot `slot` (every stream when
-    /// nil), streams that sent an event meanwhile included: skipping those once left a client that
-    /// closed just after its first event connected for another interval, as only a write reveals
-    /// a close the peek came too early for. An idle stream whose client has left (closed or reset
-    /// its connection) is ended instead of written to, so it is freed at the first heartbeat after
-    /// the client left.
-    package func beat(slot: Int? = nil) {
-        let streams = open.withLock { open in
-            guard let slot else { return open.streams.values.map(\.stream) }
-            return open.slots[slot].compactMap { open.streams[$0]?.stream }
-        }
+    /// Sends a heartbeat comment on the open streams of heartbeat slot `slot`, streams that sent
+    /// an event meanwhile included: skipping those once left a client that closed just after its
+    /// first event connected for another interval, as only a write reveals a close the peek came
+    /// too early for. An idle stream whose client has left (closed or reset its connection) is
+    /// ended instead of written to, so it is freed at the first heartbeat after the client left.
+    package func beat(slot: Int) {
+        let streams = open.withLock { open in open.slots[slot].compactMap { open.streams[$0]?.stream } }
         streams.forEach { $0.keepAlive(Self.heartbeatFrame) }
     }
 
