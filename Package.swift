@@ -40,6 +40,8 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // bcrypt for password hashes (its HummingbirdBcrypt product only: a C bcrypt, nothing of Hummingbird).
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Spans per request (the API only: an application bootstraps the tracer it wants).
@@ -74,6 +76,7 @@ let package = Package(
         // Fake upstream provider: fixtures, latency, seeded failures. No HTTP inside.
         .target(
             name: "BinderyUpstream",
+            dependencies: [.product(name: "HummingbirdBcrypt", package: "hummingbird-auth")],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
@@ -95,6 +98,7 @@ let package = Package(
             dependencies: [
                 "BinderyHTTP", "BinderyRuntime", "BinderyStore", "CBinderyShim",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

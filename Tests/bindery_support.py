@@ -1,5 +1,6 @@
 """What the pytest suites that start `bindery serve` share: where the binary, the thin client and
-the artifacts directory are, a free loopback port, waiting for a server to answer and stopping it."""
+the artifacts directory are, a free loopback port, waiting for a server to answer and stopping it,
+the seed server's demo accounts and signing a session or a browser in as one of them."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -100,12 +102,53 @@ def browsers(count: int):
             driver.quit()
 
 
-def api_session(base: str):
-    """A session of its own for the HTTP API (another user, not a browser's cookie):
-    `call(method, path, body)` answers the parsed JSON (commands wait up to 10 s)."""
-    request = urllib.request.Request(f"{base}/api/sessions", data=b"", method="POST")
-    with urllib.request.urlopen(request, timeout=10) as response:
-        token = json.loads(response.read())["token"]
+@dataclass(frozen=True)
+class Account:
+    """A demo account of the seed server (its fake upstream's `accounts` endpoint): the phone
+    number is the username."""
+    phone: str
+    password: str
+    name: str
+    user_id: str
+    roles: tuple[str, ...] = ()
+
+    @property
+    def credentials(self) -> dict:
+        """The body of POST /api/session/sign-in."""
+        return {"username": self.phone, "password": self.password}
+
+
+# The seed server's two demo accounts (listed on its home page). Li Lei is an administrator: she
+# may change /api/upstream and delete the recipes nobody owns (c41, d76).
+LI_LEI = Account("18612345678", "passw0rd", "Li Lei", "u-lilei", ("admin",))
+HAN_MEIMEI = Account("13800000000", "hunter22", "Han Meimei", "u-hanmeimei")
+
+
+def sign_in(base: str, account: Account = LI_LEI, token: str | None = None, headers: dict | None = None) -> str:
+    """Signs the session `token` in as `account` (or, without a token, a new session made by the
+    sign-in) with POST /api/session/sign-in, and answers the session's new token: the old one is
+    refused from then on. Raises on anything but 200. Each sign-in costs the server's upstream
+    latency (1 s by default) and about 60 ms of bcrypt."""
+    all_headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {}),
+                   **(headers or {})}
+    request = urllib.request.Request(f"{base}/api/session/sign-in", data=json.dumps(account.credentials).encode(),
+                                     method="POST", headers=all_headers)
+    with urllib.request.urlopen(request, timeout=30) as response:
+        answer = json.loads(response.read())
+    assert answer["user"]["name"] == account.name, answer
+    return answer["token"]
+
+
+def api_session(base: str, account: Account | None = None):
+    """A session of its own for the HTTP API (another user, not a browser's cookie), signed in as
+    `account` when one is given: `call(method, path, body)` answers the parsed JSON (commands wait
+    up to 10 s); `call.token` is the session's bearer token."""
+    if account is not None:
+        token = sign_in(base, account)
+    else:
+        request = urllib.request.Request(f"{base}/api/sessions", data=b"", method="POST")
+        with urllib.request.urlopen(request, timeout=10) as response:
+            token = json.loads(response.read())["token"]
 
     def call(method, path, body=None, content_type="application/json"):
         headers = {"Authorization": f"Bearer {token}", "Content-Type": content_type, "Prefer": "wait=10"}
@@ -113,4 +156,21 @@ def api_session(base: str):
         request = urllib.request.Request(f"{base}{path}", data=data, method=method, headers=headers)
         with urllib.request.urlopen(request, timeout=15) as response:
             return json.loads(response.read() or b"null")
+    call.token = token
     return call
+
+
+def sign_in_browser(driver, base: str, account: Account = LI_LEI) -> None:
+    """Signs a browser in as `account` the way a page of the app would: a same-origin fetch of
+    POST /api/session/sign-in from a page of `base`, whose answer sets the session cookie (the
+    browser's session, made by the sign-in when it had none). Pages opened afterwards are the
+    user's. Raises unless the sign-in answered 200 as that user."""
+    driver.get(f"{base}/healthz")
+    answer = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        " fetch('/api/session/sign-in', {method: 'POST', credentials: 'same-origin',"
+        " headers: {'Content-Type': 'application/json'}, body: JSON.stringify(arguments[0])})"
+        " .then(async (r) => done({status: r.status, body: await r.text()}), (e) => done({status: 0, body: String(e)}));",
+        account.credentials)
+    assert answer["status"] == 200 and json.loads(answer["body"])["user"]["name"] == account.name, (
+        f"signing the browser in as {account.name} at {base}: {answer}")

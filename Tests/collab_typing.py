@@ -1,12 +1,13 @@
 """Two people typing into one collaborative text at once (the thin client's binder/collab.js), as
 Tests/browser/test_collaboration.py and Tests/multinode/test_typing.py run it.
 
-Each typist is a headless browser of its own (its own session) on the recipe editor, typing one
-character every 1/rate s into the blurb from its own thread. A types lowercase letters and never
-moves its caret; B types capitals and digits, and every few characters moves its caret to the
-start or the middle of the text (an atomic script that also counts B's characters before the new
-caret). After each keystroke the typist reads the field and its caret: the character just before
-the caret must be the one it just typed (others' edits never move the caret off the user's text).
+Each typist is a headless browser of its own (its own session, signed in: editing a recipe needs
+a user) on the recipe editor, typing one character every 1/rate s into the blurb from its own
+thread. A types lowercase letters and never moves its caret; B types capitals and digits, and
+every few characters moves its caret to the start or the middle of the text (an atomic script
+that also counts B's characters before the new caret). After each keystroke the typist reads the
+field and its caret: the character just before the caret must be the one it just typed (others'
+edits never move the caret off the user's text).
 
 Afterwards: both fields settle to one text, the server's; A's characters in it are exactly what
 A typed, in order; B's are exactly what B would have made typing alone at the positions it chose.
@@ -21,13 +22,19 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
+from bindery_support import sign_in_browser
+
 A_CHARS = "abcdefghijklmnopqrstuvwxyz"
 B_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 FIELD = "#edit-blurb"
 
 
-def open_editor(driver, base: str, recipe: str) -> None:
-    """Loads the recipe's editor and waits until the blurb is bound and the stream open."""
+def open_editor(driver, base: str, recipe: str, account=None) -> None:
+    """Loads the recipe's editor and waits until the blurb is bound and the stream open; signs the
+    browser in as `account` (a bindery_support.Account) first when one is given: only a signed-in
+    session may edit a recipe (an anonymous one reads it, and its edits are refused 401)."""
+    if account is not None:
+        sign_in_browser(driver, base, account)
     driver.get(f"{base}/recipes/{recipe}/edit")
     WebDriverWait(driver, 15, poll_frequency=0.05).until(
         lambda d: d.execute_script("return document.documentElement.dataset.stream === 'open'"

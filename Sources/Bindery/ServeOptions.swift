@@ -106,6 +106,9 @@ public struct ServeOptions: ParsableArguments {
     var commandLease: Int = OptionEnvironment.int("BINDERY_COMMAND_LEASE") ?? 15
 
     /// The log level ``serve(app:)`` logs at (`--log-level`, `BINDERY_LOG_LEVEL`; info by default).
+    @Option(help: "64 hex digits: the key sensitive inputs (a password) are sealed with in the store; nodes sharing a store need the same; empty: one of the process's own, so such values last as long as it does (BINDERY_SEALING_KEY).")
+    var sealingKey: String = OptionEnvironment.string("BINDERY_SEALING_KEY") ?? ""
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (BINDERY_LOG_LEVEL).")
     public var logLevel: LogLevelOption = OptionEnvironment.string("BINDERY_LOG_LEVEL").flatMap(LogLevelOption.init(argument:)) ?? .init(.info)
 
@@ -126,6 +129,8 @@ public struct ServeOptions: ParsableArguments {
         guard (1...3600).contains(sessionSweepInterval) else {
             throw ValidationError("--session-sweep-interval must be in 1...3600.")
         }
+        let sealing = SealingKey(hex: sealingKey.lowercased())
+        guard sealingKey.isEmpty || sealing != nil else { throw ValidationError("--sealing-key must be 64 hex digits.") }
         return BinderyConfiguration(
             server: ServerConfiguration(
                 host: host, port: port, workers: max(1, workers), maxBodyBytes: maxBodyBytes,
@@ -146,7 +151,8 @@ public struct ServeOptions: ParsableArguments {
             sweepInterval: .seconds(sessionSweepInterval),
             trustForwardedFor: trustForwardedFor,
             secureCookies: secureCookies,
-            commandLease: .seconds(commandLease)
+            commandLease: .seconds(commandLease),
+            sealingKey: sealing
         )
     }
 

@@ -43,6 +43,12 @@ extension ExecutionFailure {
         message: "Interrupted: the server restarted while this was running. Try again.", origin: .internal
     )
 
+    /// The failure of a sign-in whose credentials were wrong (whether or not the account exists):
+    /// shown as `message`, answered 422.
+    public static func signInRefused(_ message: String) -> ExecutionFailure {
+        ExecutionFailure(message: message, code: 422, origin: .rule)
+    }
+
     /// The shape of ``json``: `{"message", "code", "origin"}`.
     public static let schema = Schema.named(
         "ExecutionFailure",

@@ -7,11 +7,21 @@ public struct Screen: Sendable {
     public let title: String
     /// The root view model's declaration, child routes included.
     public let schema: ViewModelSchema
-    /// Builds a fresh root view model for one session.
-    public let makeRoot: @Sendable () -> any ViewModel
+    /// Builds a fresh root view model for one session, given who the session is (its ``Viewer``).
+    public let makeRoot: @Sendable (Viewer) -> any ViewModel
 
-    /// Registers a screen whose root is a `Root`.
+    /// Registers a screen whose root is a `Root`, the same for everyone.
     public init<Root: ViewModel>(_ name: String, title: String, make: @escaping @Sendable () -> Root) {
+        self.init(name, title: title) { (_: Viewer) in make() }
+    }
+
+    /// Registers a screen whose root is a `Root` made for one session's viewer: the view model
+    /// keeps the viewer and reads who is signed in from it (``Viewer/user``).
+    ///
+    /// ```swift
+    /// Screen("todos", title: "Todos") { viewer in TodosViewModel(todos: todos, viewer: viewer) }
+    /// ```
+    public init<Root: ViewModel>(_ name: String, title: String, make: @escaping @Sendable (Viewer) -> Root) {
         self.name = name
         self.title = title
         self.schema = Root.declaration.schema

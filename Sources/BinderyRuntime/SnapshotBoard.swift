@@ -55,7 +55,7 @@ package final class SnapshotBoard: Sendable {
     }
 
     /// Forgets every snapshot.
-    func removeAll() {
+    package func removeAll() {
         entries.withLock { $0.removeAll() }
     }
 }

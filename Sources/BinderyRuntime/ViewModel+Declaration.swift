@@ -23,7 +23,7 @@ extension ViewModel {
         for output in declaration.outputs { outputs[output.name] = output.render(self) }
         var commands: [String: JSONValue] = [:]
         for command in declaration.commands {
-            commands[command.name] = state(of: command).json(condition: command.enabled(self))
+            commands[command.name] = state(of: command).json(condition: command.enabled(self) && mayRun(command))
         }
         var members: [String: JSONValue] = ["inputs": .object(inputs), "outputs": .object(outputs), "commands": .object(commands)]
         if !texts.isEmpty { members["texts"] = .object(texts) }
@@ -41,6 +41,12 @@ extension ViewModel {
     /// Whether its snapshots show collaborative texts (its own or its children's).
     var showsCollaborativeTexts: Bool { Self.declaration.showsCollaborativeTexts }
 
+    /// The names of its sensitive inputs (``InputDeclaration/sensitive()``).
+    var sensitiveInputNames: [String] { Self.declaration.inputs.filter(\.isSensitive).map(\.name) }
+
+    /// Whether its read rule depends on the view model (``Access/when(_:)``).
+    static var readRuleIsConditional: Bool { declaration.readAccess.summary.conditional }
+
     /// The collaborative input `name` of this view model and its text, if it has one.
     package func collaborativeInput(_ name: String) -> (text: CollaborativeText, check: @Sendable (String) -> String?)? {
         guard let input = Self.declaration.inputs.first(where: { $0.name == name }), let text = input.collaborativeText?(self)
@@ -57,6 +63,7 @@ extension ViewModel {
     /// its written-through inputs; all or nothing.
     package func prepareWrite(_ patch: JSONValue) throws(ViewModelError) -> (apply: () -> Void, shared: [String: JSONValue]) {
         guard let members = patch.objectValue else { throw .patchNotAnObject }
+        try checkWrite(by: Viewer.current, inputs: members.keys.sorted())
         let inputs = Self.declaration.inputs
         var assignments: [() -> Void] = []
         var shared: [String: JSONValue] = [:]
@@ -98,6 +105,7 @@ extension ViewModel {
         guard let declaration = Self.declaration.commands.first(where: { $0.name == name }) else {
             throw .unknownCommand(name: name)
         }
+        try checkWrite(by: Viewer.current, command: name)
         let work = try declaration.work(for: self, argument: argument)
         let command = state(of: declaration)
         return (command, try command.start(work, condition: declaration.enabled(self), isolation: isolation))

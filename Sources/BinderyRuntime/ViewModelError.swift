@@ -42,4 +42,11 @@ public enum ViewModelError: Error, Sendable, Equatable {
     case versionConflict
     /// The client created too many sessions too fast; it may create one after `retryAfter` seconds.
     case tooManySessions(retryAfter: Int)
+    /// What was asked needs a signed-in session (an ``Access`` rule), and this one is anonymous.
+    case signInRequired
+    /// The session's user may not do what was asked (an ``Access`` rule); `reason` says what.
+    case forbidden(reason: String)
+    /// Too many sign-in attempts failed for this account or from this client; the next may come
+    /// after `retryAfter` seconds.
+    case tooManySignInAttempts(retryAfter: Int)
 }

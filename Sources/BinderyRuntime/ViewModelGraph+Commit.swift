@@ -81,7 +81,7 @@ extension ViewModelGraph {
             record.version > host.newestKnownVersion
         {
             newest = record
-            if !host.watchers.isEmpty, let logged = try? await persistence.versions(of: host.path, after: from) {
+            if !host.watchers.isEmpty, !host.hasSensitiveInputs, let logged = try? await persistence.versions(of: host.path, after: from) {
                 missed = logged
             }
         }
@@ -137,9 +137,17 @@ extension ViewModelGraph {
         for version in new {
             let host = version.host
             let running = host.viewModel.runningDeferredCommand
+            let state = host.viewModel.persistedState
+            // What a scheduled flush renders after a failed commit is the rolled-back state, even
+            // when the task running it inherited the failed request's claim.
+            let claimed = host.showsRolledBackState ? nil : claim
             batch.versions.append(CommittedVersion(
                 path: host.path, expected: host.queuedVersion, snapshot: version.snapshot,
-                state: host.viewModel.persistedState, runningCommand: running, claim: claim
+                state: state, runningCommand: running, claim: claimed,
+                loggedSnapshot: SensitiveRedaction.masked(version.body, inputs: host.sensitiveInputs).map {
+                    ViewModelHost.encode($0, version: version.snapshot.version, capacity: version.snapshot.bytes.count)
+                },
+                sealedMembers: host.sensitiveInputs
             ))
             batch.rendered.append(version)
             batch.timings.append(timing)
@@ -217,7 +225,7 @@ extension ViewModelGraph {
             : nil
         // A version is pushed once: never again, never after a newer one.
         guard host.markCommitted(version.snapshot) else { return }
-        board.publish(version.snapshot)
+        if host.isServedFromBoard { board.publish(version.snapshot) }
         var pushed = host.wantsPatches ? Self.withPatch(version, from: previous) : version.snapshot
         if !host.watchers.isEmpty, let edits = ShownTexts.editsEvent(from: host.publishedTexts, to: version.texts) {
             pushed.textEdits = JSONWriter.bytes(of: edits)
@@ -247,7 +255,7 @@ extension ViewModelGraph {
             let host = version.host
             if let state = host.committedState { host.viewModel.restorePersistedState(state) }
             host.rollBack()
-            if let committed = host.committed { board.publish(committed) }
+            if let committed = host.committed, host.isServedFromBoard { board.publish(committed) }
         }
     }
 
@@ -269,9 +277,11 @@ extension ViewModelGraph {
         host.viewModel.command(named: name)?.markInterrupted()
     }
 
-    /// The committed versions a watcher resuming after `version` missed, from the store's log.
+    /// The committed versions a watcher resuming after `version` missed, from the store's log;
+    /// none for a view model with sensitive inputs (the log masks them: the watcher gets the
+    /// current snapshot instead).
     func loggedVersions(of host: ViewModelHost, after version: Int?) async -> [EncodedSnapshot] {
-        guard let version, let persistence, version < host.current.version else { return [] }
+        guard let version, let persistence, version < host.current.version, !host.hasSensitiveInputs else { return [] }
         return ((try? await persistence.versions(of: host.path, after: version)) ?? nil) ?? []
     }
 }

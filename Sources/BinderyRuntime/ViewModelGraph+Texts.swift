@@ -17,8 +17,10 @@ extension ViewModelGraph {
     /// transformed against what was applied since its base, checked, committed. Answers the
     /// edits from its base up to and including it.
     package func edit(_ path: String, input name: String, _ request: TextEditRequest) async throws(ViewModelError) -> TextEdits {
+        let host = try await preparedHost(at: path)
+        try host.viewModel.checkWrite(by: viewer, inputs: [name])
         let (text, check) = try await collaborativeInput(path, name)
-        switch await text.apply(request, check) {
+        switch await asViewer({ () async -> Result<TextEdits, TextEditError> in await text.apply(request, check) }) {
         case .success(let edits):
             return edits
         case .failure(let error):
@@ -29,6 +31,8 @@ extension ViewModelGraph {
             case .refused(let reason): throw .invalidInput(name: name, reason: reason)
             case .conflict: throw .versionConflict
             case .unavailable: throw .storeUnavailable
+            case .signInRequired: throw .signInRequired
+            case .forbidden: throw .forbidden(reason: "you may not change '\(name)'")
             }
         }
     }

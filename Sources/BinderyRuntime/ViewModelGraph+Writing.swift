@@ -33,10 +33,10 @@ extension ViewModelGraph {
                 try await checkUnchanged(host, patch: patch, since: ifVersion)
                 conditional = false
             }
-            let (apply, shared) = try host.viewModel.prepareWrite(patch)
+            let (apply, shared) = try asViewer { () throws(ViewModelError) in try host.viewModel.prepareWrite(patch) }
             // Written-through inputs are committed to their shared model first.
             do {
-                try await host.viewModel.commitShared(shared, conditional: conditional)
+                try await asViewer { () async throws(ViewModelError) in try await host.viewModel.commitShared(shared, conditional: conditional) }
             } catch .versionMismatch {
                 await settle()
                 throw .versionMismatch(current: host.current.version)

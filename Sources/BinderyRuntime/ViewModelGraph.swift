@@ -10,6 +10,9 @@ package actor ViewModelGraph {
     package nonisolated let board = SnapshotBoard()
 
     private let screens: [String: Screen]
+    /// Who the session's view models are shown to; nil for in-process use, where no access rule
+    /// is checked.
+    package nonisolated let viewer: Viewer?
     let clock: any Clock<Duration>
     /// Where new versions are committed before anyone sees them; nil publishes them at once.
     let persistence: (any ViewModelPersistence)?
@@ -41,21 +44,26 @@ package actor ViewModelGraph {
     /// served; `restored` continues view models from a previous process.
     package init(
         screens: [Screen], clock: any Clock<Duration> = ContinuousClock(),
-        persistence: (any ViewModelPersistence)? = nil, restored: [String: RestoredViewModel] = [:]
+        persistence: (any ViewModelPersistence)? = nil, restored: [String: RestoredViewModel] = [:], viewer: Viewer? = nil
     ) {
-        self.init(screens: Screen.byName(screens), clock: clock, persistence: persistence, restored: restored)
+        self.init(screens: Screen.byName(screens), clock: clock, persistence: persistence, restored: restored, viewer: viewer)
     }
 
     /// Creates a graph from screens already keyed by name: every session of a process can share
     /// one dictionary instead of building its own.
+    ///
+    /// With `viewer`, every request is checked against the view models' access rules
+    /// (``ViewModelDeclaration/readable(by:)`` and the write rules), and renders see it as
+    /// ``Viewer/current``.
     package init(
         screens: [String: Screen], clock: any Clock<Duration> = ContinuousClock(),
-        persistence: (any ViewModelPersistence)? = nil, restored: [String: RestoredViewModel] = [:]
+        persistence: (any ViewModelPersistence)? = nil, restored: [String: RestoredViewModel] = [:], viewer: Viewer? = nil
     ) {
         self.screens = screens
         self.clock = clock
         self.persistence = persistence
         self.restored = restored
+        self.viewer = viewer
     }
 
     // MARK: Reading and writing
@@ -77,7 +85,10 @@ package actor ViewModelGraph {
         let host = try await preparedHost(at: path)
         flushUnclaimed()
         _ = await commitChain?.value
-        let (_, started) = try host.viewModel.startCommand(name, argument: argument, isolation: self)
+        // The work's task inherits the viewer: what it changes is checked as the viewer's.
+        let (_, started) = try asViewer { () throws(ViewModelError) in
+            try host.viewModel.startCommand(name, argument: argument, isolation: self)
+        }
         switch started {
         case .finished(let result):
             try await commitChanges()
@@ -123,6 +134,7 @@ package actor ViewModelGraph {
     package func cancel(_ path: String, command name: String) async throws(ViewModelError) -> EncodedSnapshot {
         let host = try await preparedHost(at: path)
         guard let command = host.viewModel.command(named: name) else { throw .unknownCommand(name: name) }
+        try host.viewModel.checkWrite(by: viewer, command: name)
         let stopping = command.cancelAll()
         guard !stopping.isEmpty else { throw .commandNotRunning(name: name) }
         for task in stopping { _ = await task.value }
@@ -174,7 +186,7 @@ package actor ViewModelGraph {
         for _ in 0..<3 {
             var changed: [RenderedVersion] = []
             for host in hosts.values where !reloading.contains(ObjectIdentifier(host)) {
-                guard let (snapshot, body, isStored, texts) = host.refresh() else { continue }
+                guard let (snapshot, body, isStored, texts) = render(host) else { continue }
                 changed.append(RenderedVersion(host: host, snapshot: snapshot, body: body, isStored: isStored, texts: texts))
             }
             guard !changed.isEmpty else { break }
@@ -217,6 +229,8 @@ package actor ViewModelGraph {
         }
         let signal = ChangeSignal(path: path, board: board, graph: self)
         let host = ViewModelHost(path: path, viewModel: model, firstVersion: 1, signal: signal)
+        // A read rule that depends on the view model is checked at every read: never the board's.
+        host.isServedFromBoard = !readChain(path).contains { type(of: $0).readRuleIsConditional }
         hosts[path] = host
         if let record = restored.removeValue(forKey: path) {
             // A child's own persisted state (a recipe timer's step); a root's was put back when
@@ -236,12 +250,15 @@ package actor ViewModelGraph {
             let root = resolve(String(path[..<slash]))
         {
             let rest = path[path.index(after: slash)...].split(separator: "/").map(String.init)
+            // Only a reader of the root may make it load what a child needs.
+            try checkRead(String(path[..<slash]))
             // Host the root first: what preparing changes (a load) becomes its own committed
             // version, never part of a restored version's first render.
             _ = try host(at: String(path[..<slash]))
             flush()
             await root.prepareChild(at: rest[...])
         }
+        try checkRead(path)
         let host = try host(at: path)
         if host.isBehindStore {
             // A notification marked it (see `refresh`): catch up before anyone uses it.
@@ -251,7 +268,7 @@ package actor ViewModelGraph {
         return host
     }
 
-    private func resolve(_ path: String) -> (any ViewModel)? {
+    func resolve(_ path: String) -> (any ViewModel)? {
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard let name = segments.first, segments.allSatisfy({ !$0.isEmpty }) else { return nil }
         let root: any ViewModel
@@ -259,7 +276,7 @@ package actor ViewModelGraph {
             root = existing
         } else {
             guard let screen = screens[name] else { return nil }
-            root = screen.makeRoot()
+            root = screen.makeRoot(viewer ?? Viewer())
             if let state = restored[name]?.state { root.restorePersistedState(state) }
             rootModels.append((name, root))
         }

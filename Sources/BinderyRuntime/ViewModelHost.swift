@@ -62,6 +62,20 @@ final class ViewModelHost {
     /// Whether its snapshots show collaborative texts (its declaration's, read once: asked at
     /// every render, it was about 5 % of a PATCH's CPU in the profile).
     private(set) var showsCollaborativeTexts: Bool
+    /// Its sensitive inputs: the store keeps their values sealed, the version log its snapshots with
+    /// their values masked, and watchers never get those logged snapshots.
+    private(set) var sensitiveInputs: [String]
+    /// Whether it declares a sensitive input.
+    var hasSensitiveInputs: Bool { !sensitiveInputs.isEmpty }
+
+    /// Whether the next render shows state rolled back after a failed commit: not the doing of
+    /// the request that runs it (a scheduled flush inherits the failed request's claim).
+    private var rendersRolledBack = false
+    /// Whether the newest rendered version shows rolled-back state: it claims no idempotency key.
+    private(set) var showsRolledBackState = false
+    /// Whether its snapshots go on the board, read without a hop onto the graph: not when a read
+    /// rule above or on it depends on the view model (it is checked at every read then).
+    var isServedFromBoard = true
     /// Whether someone here follows this view model's versions as they happen: an event
     /// stream, a long-poll, or a deferred command running here.
     var isFollowed: Bool { !watchers.isEmpty || !waiters.isEmpty || viewModel.runningDeferredCommand != nil }
@@ -73,6 +87,7 @@ final class ViewModelHost {
         self.path = path
         self.viewModel = viewModel
         self.showsCollaborativeTexts = viewModel.showsCollaborativeTexts
+        self.sensitiveInputs = viewModel.sensitiveInputNames
         viewModel.commandStates.servedPath = path
         self.signal = signal
         self.version = firstVersion - 1
@@ -111,6 +126,7 @@ final class ViewModelHost {
     /// The next request's flush renders again (nothing is scheduled: a store that keeps failing
     /// is not retried in a loop).
     func rollBack() {
+        rendersRolledBack = true
         queuedVersion = storedVersion
         queuedCommand = committedCommand
         signal.markDirty()
@@ -135,6 +151,7 @@ final class ViewModelHost {
     func replace(with viewModel: any ViewModel) {
         self.viewModel = viewModel
         self.showsCollaborativeTexts = viewModel.showsCollaborativeTexts
+        self.sensitiveInputs = viewModel.sensitiveInputNames
         viewModel.commandStates.servedPath = path
         signal.dropTracking()
         signal.fire()
@@ -153,6 +170,8 @@ final class ViewModelHost {
     /// whether it is the version the store holds (``rendersStoredVersion``).
     func refresh() -> (snapshot: EncodedSnapshot, body: JSONValue, isStored: Bool, texts: [ShownTexts.Shown])? {
         guard signal.takeDirty() else { return nil }
+        let rolledBack = rendersRolledBack
+        rendersRolledBack = false
         let collector = showsCollaborativeTexts ? ShownTexts(path: path) : nil
         let rendered = ShownTexts.$collecting.withValue(collector) { renderTracked() }
         let isStored = rendersStoredVersion
@@ -161,6 +180,7 @@ final class ViewModelHost {
         guard rendersNewVersion || Self.members(of: bytes) != Self.members(of: encoded.bytes) else { return nil }
         rendersNewVersion = false
         rendersStoredVersion = false
+        showsRolledBackState = rolledBack
         version = next
         // Other sessions may show the same version of the same view model: keep their bytes.
         encoded = EncodedSnapshot(path: path, version: version, bytes: SharedBytes.pool.intern(bytes))
@@ -186,7 +206,7 @@ final class ViewModelHost {
     /// The snapshot's JSON: the members sorted by name, then `"version"`, which sorts after every
     /// top-level name a snapshot has (`active`, `commands`, `inputs`, `outputs`, `path`), so this
     /// is the sorted encoding of the whole object.
-    private static func encode(_ rendered: JSONValue, version: Int, capacity: Int) -> [UInt8] {
+    static func encode(_ rendered: JSONValue, version: Int, capacity: Int) -> [UInt8] {
         var writer = JSONWriter(capacity: capacity)
         writer.writeObject(rendered.objectValue ?? [:], last: ("version", .int(version)))
         return writer.compactBytes

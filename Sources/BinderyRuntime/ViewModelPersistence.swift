@@ -30,21 +30,30 @@ package struct CommittedVersion: Sendable, Equatable {
     package let snapshot: EncodedSnapshot
     /// The view model's persisted state at this version.
     package let state: JSONValue
+    /// The top-level members of ``state`` that hold the values of sensitive inputs: the store keeps
+    /// them sealed (encrypted), never in plain text.
+    package let sealedMembers: [String]
     /// The deferred command running at this version, if any.
     package let runningCommand: String?
     /// The idempotency key of the request whose flush rendered it, claimed with it.
     package let claim: RequestClaim?
+    /// What the version log keeps of the snapshot when it may not keep it as it is: the snapshot
+    /// with its sensitive inputs masked (``SensitiveRedaction``); nil keeps ``snapshot``.
+    package let loggedSnapshot: [UInt8]?
 
     /// Creates a committed version.
     package init(
-        path: String, expected: Int?, snapshot: EncodedSnapshot, state: JSONValue, runningCommand: String?, claim: RequestClaim? = nil
+        path: String, expected: Int?, snapshot: EncodedSnapshot, state: JSONValue, runningCommand: String?,
+        claim: RequestClaim? = nil, loggedSnapshot: [UInt8]? = nil, sealedMembers: [String] = []
     ) {
         self.path = path
         self.expected = expected
         self.snapshot = snapshot
         self.state = state
+        self.sealedMembers = sealedMembers
         self.runningCommand = runningCommand
         self.claim = claim
+        self.loggedSnapshot = loggedSnapshot
     }
 }
 

@@ -12,6 +12,10 @@ struct MemoryState {
 
     let logPolicy: VersionLogPolicy
     var sessions: [SessionTokenHash: StoredSession] = [:]
+    /// Each session's key by its current credential.
+    var credentials: [SessionTokenHash: SessionTokenHash] = [:]
+    /// The record spaces (never purged nor trimmed).
+    var recordSpaces: Set<SessionTokenHash> = []
     var viewModels: [SessionTokenHash: [String: Entry]] = [:]
     /// Each session's idempotency keys.
     var keys: [SessionTokenHash: [String: IdempotencyRecord]] = [:]
@@ -20,11 +24,31 @@ struct MemoryState {
         self.logPolicy = logPolicy
     }
 
-    mutating func createSession(_ hash: SessionTokenHash, at time: Date) throws(StoreError) -> StoredSession {
-        guard sessions[hash] == nil else { throw .sessionExists(hash) }
+    mutating func createSession(_ hash: SessionTokenHash, at time: Date, kind: SessionKind) throws(StoreError) -> StoredSession {
+        guard sessions[hash] == nil, credentials[hash] == nil else { throw .sessionExists(hash) }
         let session = StoredSession(tokenHash: hash, createdAt: time, lastUsedAt: time)
         sessions[hash] = session
+        credentials[hash] = hash
+        if kind == .records { recordSpaces.insert(hash) }
         return session
+    }
+
+    /// The session whose current credential is `credential`.
+    func session(credential: SessionTokenHash) -> StoredSession? {
+        credentials[credential].flatMap { sessions[$0] }
+    }
+
+    mutating func signIn(_ key: SessionTokenHash, replacing old: SessionTokenHash, with new: SessionTokenHash, as user: StoredUser) throws(StoreError) {
+        guard sessions[key] != nil, credentials[old] == key else { throw .sessionNotFound(key) }
+        guard credentials[new] == nil else { throw .sessionExists(new) }
+        credentials[old] = nil
+        credentials[new] = key
+        sessions[key]?.user = user
+    }
+
+    /// The keys of the sessions signed in as the user `id`.
+    func sessions(ofUser id: String) -> [SessionTokenHash] {
+        sessions.values.filter { $0.user?.id == id }.map(\.tokenHash).sorted { $0.precedes($1) }
     }
 
     mutating func touchSession(_ hash: SessionTokenHash, at time: Date) throws(StoreError) {
@@ -128,12 +152,14 @@ struct MemoryState {
     mutating func deleteSession(_ hash: SessionTokenHash) -> Bool {
         viewModels[hash] = nil
         keys[hash] = nil
+        recordSpaces.remove(hash)
+        credentials = credentials.filter { $0.value != hash }
         return sessions.removeValue(forKey: hash) != nil
     }
 
-    /// Sessions least recently used first.
+    /// Client sessions (not record spaces), least recently used first.
     var sessionsByUse: [StoredSession] {
-        sessions.values.sorted { $0.isLessRecentlyUsed(than: $1) }
+        sessions.values.filter { !recordSpaces.contains($0.tokenHash) }.sorted { $0.isLessRecentlyUsed(than: $1) }
     }
 
     mutating func delete(_ doomed: [StoredSession]) -> [SessionTokenHash] {

@@ -12,13 +12,25 @@ package final class MemoryStore: SessionStateStore {
     }
 
     /// Creates a session.
-    package func createSession(_ tokenHash: SessionTokenHash, at time: Date) async throws -> StoredSession {
-        try state.withLock { state throws(StoreError) in try state.createSession(tokenHash, at: time) }
+    package func createSession(_ tokenHash: SessionTokenHash, at time: Date, kind: SessionKind) async throws -> StoredSession {
+        try state.withLock { state throws(StoreError) in try state.createSession(tokenHash, at: time, kind: kind) }
     }
 
-    /// The session with this token hash, or `nil`.
-    package func session(_ tokenHash: SessionTokenHash) async throws -> StoredSession? {
-        state.withLock { $0.sessions[tokenHash] }
+    /// The session whose current credential is `credential`, or `nil`.
+    package func session(_ credential: SessionTokenHash) async throws -> StoredSession? {
+        state.withLock { $0.session(credential: credential) }
+    }
+
+    /// Signs the session in and replaces its credential.
+    package func signIn(
+        _ key: SessionTokenHash, replacing old: SessionTokenHash, with new: SessionTokenHash, as user: StoredUser
+    ) async throws {
+        try state.withLock { state throws(StoreError) in try state.signIn(key, replacing: old, with: new, as: user) }
+    }
+
+    /// Deletes every session signed in as the user `id`.
+    package func deleteSessions(ofUser id: String) async throws -> [SessionTokenHash] {
+        state.withLock { state in state.sessions(ofUser: id).filter { state.deleteSession($0) } }
     }
 
     /// Records a use of the session.

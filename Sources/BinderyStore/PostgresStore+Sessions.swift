@@ -4,14 +4,14 @@ import PostgresNIO
 /// Sessions: create, look up, touch, delete, purge and evict.
 extension PostgresStore {
     /// Creates a session.
-    package func createSession(_ tokenHash: SessionTokenHash, at time: Date) async throws -> StoredSession {
+    package func createSession(_ tokenHash: SessionTokenHash, at time: Date, kind: SessionKind) async throws -> StoredSession {
         let logger = self.logger
         return try await committer.submit { connection in
             let rows = try await connection.query(
                 """
-                INSERT INTO bindery_session (token_hash, created_at, last_used_at)
-                VALUES (\(tokenHash.bytes), \(time.storeValue), \(time.storeValue))
-                ON CONFLICT (token_hash) DO NOTHING RETURNING 1
+                INSERT INTO bindery_session (token_hash, credential, created_at, last_used_at, holds_records)
+                VALUES (\(tokenHash.bytes), \(tokenHash.bytes), \(time.storeValue), \(time.storeValue), \(kind == .records))
+                ON CONFLICT DO NOTHING RETURNING 1
                 """,
                 logger: logger
             )
@@ -20,19 +20,54 @@ extension PostgresStore {
         }
     }
 
-    /// The session with this token hash, or `nil`.
-    package func session(_ tokenHash: SessionTokenHash) async throws -> StoredSession? {
+    /// The session whose current credential is `credential`, or `nil`.
+    package func session(_ credential: SessionTokenHash) async throws -> StoredSession? {
         try await read { client in
             let rows = try await client.query(
-                "SELECT created_at, last_used_at FROM bindery_session WHERE token_hash = \(tokenHash.bytes)",
+                """
+                SELECT token_hash, created_at, last_used_at, user_id, user_profile FROM bindery_session
+                WHERE credential = \(credential.bytes)
+                """,
                 logger: logger
             )
-            for try await (createdAt, lastUsedAt) in rows.decode((Double, Double).self) {
+            for try await (key, createdAt, lastUsedAt, userID, profile) in rows.decode((Data, Double, Double, String?, Data?).self) {
+                guard let key = SessionTokenHash(bytes: key) else { return nil }
                 return StoredSession(
-                    tokenHash: tokenHash, createdAt: Date(storeValue: createdAt), lastUsedAt: Date(storeValue: lastUsedAt)
+                    tokenHash: key, createdAt: Date(storeValue: createdAt), lastUsedAt: Date(storeValue: lastUsedAt),
+                    user: userID.map { StoredUser(id: $0, profile: profile ?? Data()) }
                 )
             }
             return nil
+        }
+    }
+
+    /// Signs the session in and replaces its credential, if it is still `old`.
+    package func signIn(
+        _ key: SessionTokenHash, replacing old: SessionTokenHash, with new: SessionTokenHash, as user: StoredUser
+    ) async throws {
+        let logger = self.logger
+        try await committer.submit { connection in
+            let updated = try await connection.query(
+                """
+                UPDATE bindery_session SET credential = \(new.bytes), user_id = \(user.id), user_profile = \(user.profile)
+                WHERE token_hash = \(key.bytes) AND credential = \(old.bytes) RETURNING 1
+                """,
+                logger: logger
+            ).hasRow()
+            guard updated else { throw StoreError.sessionNotFound(key) }
+        }
+    }
+
+    /// Deletes every session signed in as the user `id`.
+    package func deleteSessions(ofUser id: String) async throws -> [SessionTokenHash] {
+        let logger = self.logger
+        return try await committer.submit { connection in
+            try await Self.deletedSessions(
+                connection.query(
+                    "DELETE FROM bindery_session WHERE user_id = \(id) RETURNING token_hash, created_at, last_used_at",
+                    logger: logger
+                )
+            )
         }
     }
 
@@ -64,7 +99,7 @@ extension PostgresStore {
             try await Self.deletedSessions(
                 connection.query(
                     """
-                    DELETE FROM bindery_session WHERE last_used_at < \(cutoff.storeValue)
+                    DELETE FROM bindery_session WHERE last_used_at < \(cutoff.storeValue) AND NOT holds_records
                     RETURNING token_hash, created_at, last_used_at
                     """,
                     logger: logger
@@ -78,7 +113,9 @@ extension PostgresStore {
         let logger = self.logger
         return try await committer.submit { connection in
             var count = 0
-            for try await total in try await connection.query("SELECT COUNT(*) FROM bindery_session", logger: logger)
+            for try await total in try await connection.query(
+                "SELECT COUNT(*) FROM bindery_session WHERE NOT holds_records", logger: logger
+            )
                 .decode(Int.self) { count = total }
             let excess = count - max(0, maximum)
             guard excess > 0 else { return [] }
@@ -86,7 +123,7 @@ extension PostgresStore {
             // (a trim deletes few, and rarely).
             let rows = try await connection.query(
                 """
-                SELECT token_hash FROM bindery_session ORDER BY last_used_at, created_at, token_hash
+                SELECT token_hash FROM bindery_session WHERE NOT holds_records ORDER BY last_used_at, created_at, token_hash
                 LIMIT \(excess + sparing.count)
                 """,
                 logger: logger

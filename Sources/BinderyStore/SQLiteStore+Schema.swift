@@ -55,6 +55,24 @@ extension SQLiteStore {
                     """
             )
         }
+        migrator.registerMigration("v3 users") { db in
+            // A session's credential is the hash of its current token (its key is the hash of its
+            // first: a sign-in replaces the token, not the key); `user_id` indexes the sessions of
+            // a user (sign out everywhere); record spaces are never expired nor trimmed. The shared
+            // models' space (32 bytes of 0xff) was created before the column: it is marked here.
+            try db.execute(
+                sql: """
+                    ALTER TABLE session ADD COLUMN credential BLOB;
+                    UPDATE session SET credential = token_hash;
+                    CREATE UNIQUE INDEX session_by_credential ON session (credential);
+                    ALTER TABLE session ADD COLUMN user_id TEXT;
+                    ALTER TABLE session ADD COLUMN user_profile BLOB;
+                    CREATE INDEX session_by_user ON session (user_id) WHERE user_id IS NOT NULL;
+                    ALTER TABLE session ADD COLUMN holds_records BOOLEAN NOT NULL DEFAULT 0;
+                    UPDATE session SET holds_records = 1 WHERE token_hash = x'\(String(repeating: "ff", count: 32))';
+                    """
+            )
+        }
         return migrator
     }
 

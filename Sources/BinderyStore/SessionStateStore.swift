@@ -8,11 +8,22 @@ import Foundation
 /// Times are always given by the caller, so tests control them. A write returns only after the
 /// transaction holding it has committed.
 package protocol SessionStateStore: Sendable {
-    /// Creates a session; throws ``StoreError/sessionExists(_:)`` if the hash is taken.
-    func createSession(_ tokenHash: SessionTokenHash, at time: Date) async throws -> StoredSession
+    /// Creates a session whose key (and first credential) is `tokenHash`; throws
+    /// ``StoreError/sessionExists(_:)`` if the hash is taken. A ``SessionKind/records`` space is
+    /// never purged nor trimmed.
+    func createSession(_ tokenHash: SessionTokenHash, at time: Date, kind: SessionKind) async throws -> StoredSession
 
-    /// The session with this token hash, or `nil`.
-    func session(_ tokenHash: SessionTokenHash) async throws -> StoredSession?
+    /// The session whose current credential (the hash of its current token) is `credential`, or
+    /// `nil`; a token replaced by a sign-in finds nothing.
+    func session(_ credential: SessionTokenHash) async throws -> StoredSession?
+
+    /// Signs the session `key` in as `user` and replaces its credential `old` with `new`, in one
+    /// write; throws ``StoreError/sessionNotFound(_:)`` when the session does not exist or its
+    /// credential is no longer `old` (another sign-in replaced it first).
+    func signIn(_ key: SessionTokenHash, replacing old: SessionTokenHash, with new: SessionTokenHash, as user: StoredUser) async throws
+
+    /// Deletes every session signed in as the user `id` (sign out everywhere); returns their keys.
+    func deleteSessions(ofUser id: String) async throws -> [SessionTokenHash]
 
     /// Records a use of the session at `time` (never moving its last use backwards); throws
     /// ``StoreError/sessionNotFound(_:)`` if it does not exist.
@@ -37,13 +48,14 @@ package protocol SessionStateStore: Sendable {
     @discardableResult
     func deleteSession(_ tokenHash: SessionTokenHash) async throws -> Bool
 
-    /// Deletes every session last used before `cutoff`; returns their hashes, least recently used
-    /// first.
+    /// Deletes every client session last used before `cutoff`; returns their hashes, least
+    /// recently used first. Record spaces are never purged.
     func purgeSessions(idleSince cutoff: Date) async throws -> [SessionTokenHash]
 
-    /// Keeps at most `maximum` sessions: deletes the least recently used ones that are not in
-    /// `sparing` (sessions in use in memory, reserved ones), which count toward the maximum but
-    /// are never deleted; returns the deleted hashes, least recently used first.
+    /// Keeps at most `maximum` client sessions: deletes the least recently used ones that are not
+    /// in `sparing` (sessions in use in memory), which count toward the maximum but are never
+    /// deleted; returns the deleted hashes, least recently used first. Record spaces neither
+    /// count nor go.
     func evictSessions(beyond maximum: Int, sparing: Set<SessionTokenHash>) async throws -> [SessionTokenHash]
 
     /// The record of an idempotency key of `session` claimed at `notBefore` or later (older ones
@@ -68,4 +80,11 @@ package protocol SessionStateStore: Sendable {
 
     /// Finishes the writes under way and releases the store (at shutdown); later writes fail.
     func close() async throws
+}
+
+extension SessionStateStore {
+    /// Creates a client's session (see ``createSession(_:at:kind:)``).
+    package func createSession(_ tokenHash: SessionTokenHash, at time: Date) async throws -> StoredSession {
+        try await createSession(tokenHash, at: time, kind: .client)
+    }
 }

@@ -15,9 +15,11 @@ extension ViewModelTester {
         guard !isActive else { return }
         isActive = true
         let model = self.model
-        activation = Task { [self] in
-            await model.whileActive()
-            isActive = false
+        activation = Viewer.$current.withValue(viewer) {
+            Task { [self] in
+                await model.whileActive()
+                isActive = false
+            }
         }
         await runUntilQuiet()
         assertChange(update, sourceLocation: sourceLocation)

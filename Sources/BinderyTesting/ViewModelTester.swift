@@ -10,10 +10,26 @@ import Testing
 /// ``finish(sourceLocation:)`` fails while an execution or the activation work (``activate(sourceLocation:_:)``)
 /// still runs. Time moves only when the test advances its own clock;
 /// ``settle(sourceLocation:_:)`` then lets the work run and asserts the result.
+///
+/// Given a `viewer`, the script plays as that session's user: every write, command and render
+/// sees it as `Viewer.current`, so the write rules of inputs and commands apply as over HTTP (a
+/// refusal is `ViewModelError.signInRequired` or `ViewModelError.forbidden(reason:)`), commands
+/// it may not run show disabled, and a viewer made with a sign-in closure (`Viewer(user:signIn:)`)
+/// lets a sign-in command run. Read rules guard a session's paths, which the tester does not take:
+/// test them over HTTP.
+///
+///
+/// ```swift
+/// let viewer = Viewer(user: User(id: "u1", name: "Ada"))
+/// let tester = ViewModelTester(TodosViewModel(todos: .inMemory("todos"), viewer: viewer), viewer: viewer)
+/// ```
 @MainActor
 public final class ViewModelTester<Model: ViewModel> {
     /// The view model under test.
     public let model: Model
+    /// Who the script plays as (`Viewer.current` during every step); nil: nobody, and no access
+    /// rule is checked.
+    public let viewer: Viewer?
     /// The snapshot as the test last asserted it.
     public private(set) var state: SnapshotState
     private var running: [Task<Command.Outcome, Never>] = []
@@ -28,12 +44,13 @@ public final class ViewModelTester<Model: ViewModel> {
     /// derived from its routes; by default its declaration's name in lower case. `initial`
     /// asserts that first snapshot exactly.
     public init(
-        _ model: Model, path: String? = nil, sourceLocation: SourceLocation = #_sourceLocation,
+        _ model: Model, path: String? = nil, viewer: Viewer? = nil, sourceLocation: SourceLocation = #_sourceLocation,
         initial: ((SnapshotState) -> Void)? = nil
     ) {
         if let path { model.commandStates.servedPath = path }
         self.model = model
-        state = SnapshotState(model.snapshotMembers)
+        self.viewer = viewer
+        state = SnapshotState(Viewer.$current.withValue(viewer) { model.snapshotMembers })
         Self.checkSchemas(of: model, sourceLocation: sourceLocation)
         initial?(state)
     }
@@ -43,7 +60,7 @@ public final class ViewModelTester<Model: ViewModel> {
     public func write(
         _ patch: JSONValue, sourceLocation: SourceLocation = #_sourceLocation, _ update: (inout SnapshotState) -> Void
     ) async throws {
-        try await model.write(patch)
+        try await asViewer { try await model.write(patch) }
         assertChange(update, sourceLocation: sourceLocation)
     }
 
@@ -52,10 +69,10 @@ public final class ViewModelTester<Model: ViewModel> {
         _ patch: JSONValue, with error: ViewModelError, sourceLocation: SourceLocation = #_sourceLocation
     ) async {
         do {
-            try await model.write(patch)
+            try await asViewer { try await model.write(patch) }
             Issue.record("the write was not refused (expected \(error))", sourceLocation: sourceLocation)
         } catch let refusal {
-            #expect(refusal == error, sourceLocation: sourceLocation)
+            #expect(refusal as? ViewModelError == error, sourceLocation: sourceLocation)
         }
         assertChange({ _ in }, sourceLocation: sourceLocation)
     }
@@ -70,7 +87,7 @@ public final class ViewModelTester<Model: ViewModel> {
         _ name: String, _ argument: JSONValue? = nil, sourceLocation: SourceLocation = #_sourceLocation,
         _ update: (inout SnapshotState) -> Void
     ) throws -> Command.Outcome? {
-        let (_, started) = try model.startCommand(name, argument: argument)
+        let (_, started) = try Viewer.$current.withValue(viewer) { try model.startCommand(name, argument: argument) }
         assertChange(update, sourceLocation: sourceLocation)
         switch started {
         case .finished(let outcome): return outcome
@@ -86,7 +103,7 @@ public final class ViewModelTester<Model: ViewModel> {
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         #expect(throws: error, sourceLocation: sourceLocation) {
-            _ = try self.model.startCommand(name, argument: argument)
+            _ = try Viewer.$current.withValue(self.viewer) { try self.model.startCommand(name, argument: argument) }
         }
         assertChange({ _ in }, sourceLocation: sourceLocation)
     }
@@ -124,21 +141,31 @@ public final class ViewModelTester<Model: ViewModel> {
     /// snapshot nor the activation changed for a while. Never sleeps in real time.
     func runUntilQuiet() async {
         var quiet = 0
-        var last = (model.snapshotMembers, isActive)
+        var last = (snapshotMembers, isActive)
         for _ in 0..<500 where quiet < 20 {
             await Task.detached(priority: .background) { await Task.yield() }.value
             await Task.yield()
-            let now = (model.snapshotMembers, isActive)
+            let now = (snapshotMembers, isActive)
             quiet = now == last ? quiet + 1 : 0
             last = now
         }
+    }
+
+    /// The snapshot's members as the viewer sees them (the commands it may not run are disabled).
+    var snapshotMembers: [String: JSONValue] {
+        Viewer.$current.withValue(viewer) { model.snapshotMembers }
+    }
+
+    /// Runs `body` as the viewer (`Viewer.current`); tasks it starts inherit it.
+    func asViewer<T>(_ body: () async throws -> T) async rethrows -> T {
+        try await Viewer.$current.withValue(viewer) { try await body() }
     }
 
     /// Asserts that the snapshot is the last asserted one edited by `update`, then takes it.
     func assertChange(_ update: (inout SnapshotState) -> Void, sourceLocation: SourceLocation) {
         var expected = state
         update(&expected)
-        let actual = SnapshotState(model.snapshotMembers)
+        let actual = SnapshotState(snapshotMembers)
         let differences = expected.differences(from: actual)
         #expect(
             differences.isEmpty,
@@ -151,7 +178,7 @@ public final class ViewModelTester<Model: ViewModel> {
 
     private static func checkSchemas(of model: Model, sourceLocation: SourceLocation) {
         let schema = model.schema
-        let members = model.snapshotMembers
+        let members = Viewer.$current.withValue(Viewer.current) { model.snapshotMembers }
         for (shape, member) in [(schema.inputsShape, "inputs"), (schema.outputsShape, "outputs"), (schema.commandsShape, "commands")] {
             let violation = shape.violation(by: members[member] ?? .null)
             #expect(violation == nil, "\(member) do not match the declaration: \(violation ?? "")", sourceLocation: sourceLocation)

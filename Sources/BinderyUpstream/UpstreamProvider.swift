@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// The fake upstream: serves the fixtures' travel, hotel, photo-list, photo-detail and course
-/// data with seed 000's behaviour (one second of latency, travel failing 25% of the time with
+/// data, and checks accounts' passwords, with seed 000's behaviour (one second of latency, travel failing 25% of the time with
 /// "Bad Network"), configurable per endpoint and at run time, seeded for reproducible runs.
 ///
 /// Each call draws its outcome from its endpoint's seeded sequence, waits on the injected clock,
@@ -123,6 +123,17 @@ public final class UpstreamProvider: Sendable {
     /// The course list (seed 001's `MarshalService` `fetchDataCompletion:`).
     public func courses() async throws(UpstreamError) -> [Course] {
         try await call(.courses, as: [Course].self)
+    }
+
+    /// The account `phone` and `password` sign in as, or nil when no account has that phone
+    /// number or the password is not its own (the same answer, taking as long, either way). The
+    /// accounts service fails like any endpoint: latency, "Bad Network", a malformed answer
+    /// ("Error JSON Data"), a timeout.
+    public func signIn(phone: String, password: String) async throws(UpstreamError) -> Account? {
+        let records = try await call(.accounts, as: [AccountRecord].self)
+        let record = records.first { $0.phone == phone }
+        guard await PasswordCheck.matches(password, record?.passwordHash) else { return nil }
+        return record?.account
     }
 
     /// The generated image named `name` (`"scenic-gugong"` or `"scenic-gugong.svg"`), for every

@@ -8,18 +8,21 @@ public enum FeatureScreens {
     /// Every screen, in the order a client lists them, loading from `upstream` and reporting
     /// swallowed failures (the gallery's import errors) to `log`.
     ///
-    /// `recipes` is the book every session shares (one per server process); recipe timers count
-    /// on `clock`.
+    /// `recipes` is the book every session shares (one per server process), `favourites` each
+    /// user's favourite recipes; recipe timers count on `clock`.
     public static func all(
         upstream: UpstreamProvider, log: @escaping @Sendable (String) -> Void = { _ in },
-        recipes: RecipeBook = .inMemory(), clock: any Clock<Duration> = ContinuousClock()
+        recipes: RecipeBook = .inMemory(), favourites: FavouriteRecipes = .inMemory("favourites"),
+        clock: any Clock<Duration> = ContinuousClock()
     ) -> [Screen] {
         [
-            Screen("form", title: "Login form") { FormViewModel() },
+            Screen("form", title: "Login form") { viewer in FormViewModel(viewer: viewer) },
             Screen("list", title: "Points of interest") { ListViewModel(upstream: upstream) },
             Screen("gallery", title: "Photo gallery") { GalleryViewModel(upstream: upstream, log: log) },
             Screen("courses", title: "Courses") { CoursesViewModel(upstream: upstream) },
-            Screen("recipes", title: "Film recipes") { RecipesViewModel(book: recipes, clock: clock) },
+            Screen("recipes", title: "Film recipes") { viewer in
+                RecipesViewModel(book: recipes, favourites: favourites, viewer: viewer, clock: clock)
+            },
         ]
     }
 }

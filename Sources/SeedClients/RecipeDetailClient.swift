@@ -39,7 +39,7 @@ public struct RecipeDetailClient: Sendable {
     /// Output `canStartTimer` (boolean).
     public var canStartTimer: Bool { remote.output("canStartTimer", as: Bool.self) ?? false }
 
-    /// Command `restore` (deferred, policy serial): Brings the deleted recipe back as it was; enabled while it is deleted.
+    /// Command `restore` (deferred, policy serial): Brings the deleted recipe back as it was; enabled while it is deleted, for its owner.
     /// Answers the snapshot once it has finished; throws the server's problem.
     @discardableResult
     public func restore() async throws -> JSONValue {

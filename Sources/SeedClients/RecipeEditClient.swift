@@ -46,7 +46,7 @@ public struct RecipeEditClient: Sendable {
     /// Output `deletedBy` (string, or null).
     public var deletedBy: String? { remote.output("deletedBy", as: String.self) }
 
-    /// Command `restore` (deferred, policy serial): Brings the deleted recipe back as it was; enabled while it is deleted.
+    /// Command `restore` (deferred, policy serial): Brings the deleted recipe back as it was; enabled while it is deleted, for its owner.
     /// Answers the snapshot once it has finished; throws the server's problem.
     @discardableResult
     public func restore() async throws -> JSONValue {

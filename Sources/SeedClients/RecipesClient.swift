@@ -24,7 +24,7 @@ public struct RecipesClient: Sendable {
     /// Output `recipes` (array of `RecipeCellChild`).
     public var recipes: [JSONValue] { remote.output("recipes", as: [JSONValue].self) ?? [] }
 
-    /// Command `add` (deferred, policy concurrent): Adds a recipe with no steps and answers its edit page once it is stored.
+    /// Command `add` (deferred, policy concurrent): Adds a recipe with no steps, yours, and answers its edit page once it is stored.
     /// Answers the snapshot once it has finished (with `navigate`); throws the server's problem.
     @discardableResult
     public func add(name: String) async throws -> JSONValue {
@@ -34,7 +34,7 @@ public struct RecipesClient: Sendable {
     /// Whether `add` may run now.
     public var canAdd: Bool { remote.command("add")?.enabled ?? false }
 
-    /// Command `delete` (deferred, policy concurrent): Deletes a recipe for everyone; its pages say who deleted it and can restore it.
+    /// Command `delete` (deferred, policy concurrent): Deletes a recipe for everyone (its owner; an administrator, one nobody owns); its pages say who deleted it and can restore it.
     /// Answers the snapshot once it has finished; throws the server's problem.
     @discardableResult
     public func delete(id: String) async throws -> JSONValue {
@@ -44,7 +44,7 @@ public struct RecipesClient: Sendable {
     /// Whether `delete` may run now.
     public var canDelete: Bool { remote.command("delete")?.enabled ?? false }
 
-    /// Command `restore` (deferred, policy concurrent): Brings back a deleted recipe as it was (an undo of `delete`).
+    /// Command `restore` (deferred, policy concurrent): Brings back a deleted recipe as it was (an undo of `delete`; who may delete it may).
     /// Answers the snapshot once it has finished; throws the server's problem.
     @discardableResult
     public func restore(id: String) async throws -> JSONValue {
@@ -53,6 +53,16 @@ public struct RecipesClient: Sendable {
 
     /// Whether `restore` may run now.
     public var canRestore: Bool { remote.command("restore")?.enabled ?? false }
+
+    /// Command `favourite` (deferred, policy concurrent): Marks a recipe as one of your favourites (`favourite: true`) or not; yours alone.
+    /// Answers the snapshot once it has finished; throws the server's problem.
+    @discardableResult
+    public func favourite(favourite: Bool, id: String) async throws -> JSONValue {
+        try await remote.run("favourite", with: .object(["favourite": .bool(favourite), "id": .string(id)]))
+    }
+
+    /// Whether `favourite` may run now.
+    public var canFavourite: Bool { remote.command("favourite")?.enabled ?? false }
 
     /// Command `select` (immediate, policy concurrent): Opens a recipe: answers its detail page.
     /// Answers the snapshot once it has finished (with `navigate`); throws the server's problem.

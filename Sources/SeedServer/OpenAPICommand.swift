@@ -16,8 +16,11 @@ struct OpenAPICommand: ParsableCommand {
     func run() throws {
         let settings = try upstream.settings()
         let control = upstream.control(listeningOnLoopback: options.listensOnLoopback)
+        let changedBy = upstream.upstreamChangedBy
         try options.printOpenAPIDocument { context in
-            SeedApps(upstream: settings, upstreamControl: control, context: context).app
+            SeedApps(
+                    upstream: settings, upstreamControl: control, upstreamChangedBy: changedBy, context: context
+                ).app
         }
     }
 }

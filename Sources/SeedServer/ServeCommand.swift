@@ -21,8 +21,11 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let settings = try upstream.settings()
         let control = upstream.control(listeningOnLoopback: options.listensOnLoopback)
+        let changedBy = upstream.upstreamChangedBy
         try await TracesExport.serving(logLevel: options.logLevel.level) {
-            try await options.serve { context in SeedApps(upstream: settings, upstreamControl: control, context: context).app }
+            try await options.serve { context in SeedApps(
+                    upstream: settings, upstreamControl: control, upstreamChangedBy: changedBy, context: context
+                ).app }
         }
     }
 }

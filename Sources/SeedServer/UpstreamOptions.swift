@@ -1,6 +1,7 @@
 import ArgumentParser
 import Bindery
 import BinderyUpstream
+import SeedApps
 
 /// The seed apps' own options: the fake upstream's seed, latency and failure rates, and whether
 /// clients may change them at `/api/upstream`. Each falls back to a `BINDERY_UPSTREAM_*` variable.
@@ -25,9 +26,19 @@ struct UpstreamOptions: ParsableArguments {
 
     @Flag(
         inversion: .prefixedEnableDisable,
-        help: "Serve /api/upstream, which lets any client change the upstream for everyone; on by default only when listening on loopback (BINDERY_UPSTREAM_CONTROL=0/1)."
+        help: "Serve /api/upstream, the upstream's settings for everyone (changed by administrators); on by default only when listening on loopback (BINDERY_UPSTREAM_CONTROL=0/1)."
     )
     var upstreamControl: Bool?
+
+    @Flag(
+        help: "Let anyone change /api/upstream, not only users signed in with the admin role: for tests and demos on loopback (BINDERY_OPEN_UPSTREAM_CONTROL=1)."
+    )
+    var openUpstreamControl = OptionEnvironment.string("BINDERY_OPEN_UPSTREAM_CONTROL").map { $0 != "0" && $0 != "false" } ?? false
+
+    /// Who may change the upstream's settings: administrators, or anyone with `--open-upstream-control`.
+    var upstreamChangedBy: Access<Request> {
+        openUpstreamControl ? .everyone : .role(RecipeRules.administrator)
+    }
 
     /// The seed's settings of one endpoint (the defaults shown in `--help`).
     private static func seed(_ endpoint: UpstreamEndpoint) -> EndpointSettings {

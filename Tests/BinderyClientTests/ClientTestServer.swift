@@ -38,6 +38,38 @@ struct ClientTestServer {
     func newSession() async throws -> BinderySession {
         try await BinderySession.create(at: url)
     }
+
+    /// A new session signed in as `account`, for what the seed apps refuse anonymous sessions
+    /// (editing recipes).
+    func signedInSession(as account: DemoAccount = .lilei) async throws -> BinderySession {
+        let session = try await newSession()
+        try await session.signIn(username: account.phone, password: account.password)
+        return session
+    }
+}
+
+/// The demo accounts of the seed's fake upstream (its `accounts` endpoint).
+enum DemoAccount {
+    /// Li Lei, an administrator.
+    case lilei
+    /// Han Meimei, no role.
+    case hanmeimei
+
+    /// The phone number the account signs in with.
+    var phone: String {
+        switch self {
+        case .lilei: "18612345678"
+        case .hanmeimei: "13800000000"
+        }
+    }
+
+    /// Its password.
+    var password: String {
+        switch self {
+        case .lilei: "passw0rd"
+        case .hanmeimei: "hunter22"
+        }
+    }
 }
 
 /// Runs `body`, failing with `TimedOut` when it takes longer than `limit` (a hang fails the test

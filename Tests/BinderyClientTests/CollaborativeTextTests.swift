@@ -6,8 +6,8 @@ import Testing
 struct CollaborativeTextTests {
     @Test func twoClientsTypingAtOnceEndWithBothEdits() async throws {
         try await ClientTestServer.with { server in
-            let alice = try await server.newSession().view("recipes/c41/edit")
-            let bob = try await server.newSession().view("recipes/c41/edit")
+            let alice = try await server.signedInSession(as: .lilei).view("recipes/c41/edit")
+            let bob = try await server.signedInSession(as: .hanmeimei).view("recipes/c41/edit")
             let following = [Task { await alice.follow() }, Task { await bob.follow() }]
             defer { following.forEach { $0.cancel() } }
             try await within {
@@ -36,8 +36,8 @@ struct CollaborativeTextTests {
 
     @Test func anotherClientsEditIsMergedIntoTheOneInFlight() async throws {
         try await ClientTestServer.with { server in
-            let alice = try await server.newSession().view("recipes/c41/edit")
-            let bob = try await server.newSession().view("recipes/c41/edit")
+            let alice = try await server.signedInSession(as: .lilei).view("recipes/c41/edit")
+            let bob = try await server.signedInSession(as: .hanmeimei).view("recipes/c41/edit")
             try await within {
                 try await alice.refresh()  // not following: Bob's edit comes with her answer (`concurrent`)
                 try await bob.refresh()
@@ -54,8 +54,8 @@ struct CollaborativeTextTests {
 
     @Test func aRevisionTooOldIsRebasedOnTheReloadedText() async throws {
         try await ClientTestServer.with { server in
-            let alice = try await server.newSession().view("recipes/c41/edit")
-            let bob = try await server.newSession().view("recipes/c41/edit")
+            let alice = try await server.signedInSession(as: .lilei).view("recipes/c41/edit")
+            let bob = try await server.signedInSession(as: .hanmeimei).view("recipes/c41/edit")
             try await within(.seconds(60)) {
                 try await alice.refresh()
                 try await bob.refresh()
@@ -76,7 +76,7 @@ struct CollaborativeTextTests {
 
     @Test func aLostAnswerIsResentWithTheSameIdAndAppliedOnce() async throws {
         try await ClientTestServer.with { server in
-            let alice = try await server.newSession().view("recipes/c41/edit")
+            let alice = try await server.signedInSession(as: .lilei).view("recipes/c41/edit")
             try await within {
                 try await alice.refresh()
                 let start = try #require(alice.input("blurb", as: String.self))

@@ -49,7 +49,7 @@ struct GeneratedClientTests {
 
     @Test func aRecipesEditorThroughItsFixedPage() async throws {
         try await ClientTestServer.with { server in
-            let recipes = RecipesClient(session: try await server.newSession())
+            let recipes = RecipesClient(session: try await server.signedInSession())  // editing needs a user
             let edit = recipes.recipe(id: "c41").edit
             #expect(edit.remote.path == "recipes/c41/edit")
             try await within {

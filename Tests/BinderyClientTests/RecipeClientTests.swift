@@ -6,8 +6,8 @@ import Testing
 struct RecipeClientTests {
     @Test func eachClientSeesTheOthersChangeThroughItsStream() async throws {
         try await ClientTestServer.with { server in
-            let alice = try await server.newSession().view("recipes/c41/edit")
-            let bob = try await server.newSession().view("recipes/c41/edit")
+            let alice = try await server.signedInSession(as: .lilei).view("recipes/c41/edit")
+            let bob = try await server.signedInSession(as: .hanmeimei).view("recipes/c41/edit")
             let following = [Task { await alice.follow() }, Task { await bob.follow() }]
             defer { following.forEach { $0.cancel() } }
             try await within {

@@ -32,8 +32,8 @@ struct CollaborativeTextHTTPTests {
 
     @Test func concurrentOpsMergeAndARepeatedIDAppliesNothing() async throws {
         try await TestServer.with { server in
-            let first = try await server.newSession()
-            let second = try await server.newSession()
+            let first = try await server.signedInSession(as: .lilei)
+            let second = try await server.signedInSession(as: .hanmeimei)
             // Both typed on revision 1: one at the start, one at the end.
             let a = try await first.request("POST", "\(Self.edit)/inputs/name/ops", body: Self.ops("a1", base: 1, #"[{"p": 0, "si": "My "}]"#))
             #expect(a.status == 200)
@@ -59,7 +59,7 @@ struct CollaborativeTextHTTPTests {
 
     @Test func badEditsAreRefusedAndChangeNothing() async throws {
         try await TestServer.with { server in
-            let client = try await server.newSession()
+            let client = try await server.signedInSession()
             let path = "\(Self.edit)/inputs/name/ops"
             for body in [
                 #"{"base": 1, "ops": []}"#, #"{"id": "", "base": 1, "ops": []}"#, #"{"id": "x", "base": -1, "ops": []}"#,
@@ -83,7 +83,7 @@ struct CollaborativeTextHTTPTests {
 
     @Test func aBaseOlderThanTheLogIs409() async throws {
         try await TestServer.with { server in
-            let client = try await server.newSession()
+            let client = try await server.signedInSession()
             // The store's version log keeps 64 versions: 70 edits push revision 1 out of it.
             for index in 0..<70 {
                 let typed = try await client.request(
@@ -102,8 +102,8 @@ struct CollaborativeTextHTTPTests {
 
     @Test func watchersGetTheAppliedOpsBeforeTheVersion() async throws {
         try await TestServer.with { server in
-            let writer = try await server.newSession()
-            let watcher = try await server.newSession()
+            let writer = try await server.signedInSession()
+            let watcher = try await server.newSession()  // anonymous: reads, and gets the edits
             let stream = try await watcher.events("\(Self.edit)/events?patches=1")
             defer { stream.close() }
             _ = try await stream.next(where: { $0.id == 1 })

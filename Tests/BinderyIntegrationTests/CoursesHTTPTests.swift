@@ -80,7 +80,7 @@ struct CoursesHTTPTests {
 
     @Test func aFailedLoadIsA502AndClearsTheCourses() async throws {
         try await TestServer.with { server in
-            let client = try await server.newSession()
+            let client = try await server.signedInSession(as: .lilei)  // an administrator changes the upstream
             let loaded = try await client.request("POST", "/api/views/courses/commands/load", headers: ["Prefer": "wait=10"])
             #expect(loaded.status == 200)
             let patched = try await client.request(

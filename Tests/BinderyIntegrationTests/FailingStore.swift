@@ -24,9 +24,16 @@ final class FailingStore: SessionStateStore {
         try await base.commit(writes)
     }
 
-    func createSession(_ tokenHash: SessionTokenHash, at time: Date) async throws -> StoredSession {
-        try await base.createSession(tokenHash, at: time)
+    func createSession(_ tokenHash: SessionTokenHash, at time: Date, kind: SessionKind) async throws -> StoredSession {
+        try await base.createSession(tokenHash, at: time, kind: kind)
     }
+    func signIn(
+        _ key: SessionTokenHash, replacing old: SessionTokenHash, with new: SessionTokenHash, as user: StoredUser
+    ) async throws {
+        if failing.withLock({ $0 }) { throw StoreError.unavailable(reason: "disk full") }
+        try await base.signIn(key, replacing: old, with: new, as: user)
+    }
+    func deleteSessions(ofUser id: String) async throws -> [SessionTokenHash] { try await base.deleteSessions(ofUser: id) }
     func session(_ tokenHash: SessionTokenHash) async throws -> StoredSession? {
         if unreachable.withLock({ $0 }) { throw StoreError.unavailable(reason: "connection refused") }
         return try await base.session(tokenHash)

@@ -63,7 +63,7 @@ struct ListHTTPTests {
 
     @Test func failureInjectedThroughTheUpstreamEndpointIsA502AndAnOutput() async throws {
         try await TestServer.with { server in
-            let client = try await server.newSession()
+            let client = try await server.signedInSession(as: .lilei)  // an administrator changes the upstream
             let patched = try await client.request(
                 "PATCH", "/api/upstream", body: #"{"endpoints": {"travel": {"failureRate": 1}}}"#,
                 contentType: "application/merge-patch+json"

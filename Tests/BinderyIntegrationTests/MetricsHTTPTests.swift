@@ -43,7 +43,7 @@ struct MetricsHTTPTests {
 
     @Test func metricsCountRequestsCommandsSessionsStreamsAndUpstreamCalls() async throws {
         try await TestServer.with { server in
-            let client = try await server.newSession()
+            let client = try await server.signedInSession(as: .lilei)  // an administrator changes the upstream
             _ = try await client.request("GET", "/api/views/form")
             _ = try await client.request("PATCH", "/api/views/form", body: #"{"phone": "18612345678", "password": "passw0rd"}"#)
             _ = try await client.request("POST", "/api/views/form/commands/clear")

@@ -29,7 +29,10 @@ struct RecipesHTTPTests {
             #expect(list.status == 200)
             let rows = list.output("recipes")?.arrayValue?.compactMap(\.objectValue) ?? []
             #expect(rows.map { $0["id"] } == ["c41", "d76"])
-            #expect(rows.first?["outputs"] == ["name": "C-41 colour negative", "filmType": "colourNegative", "stepCount": 4])
+            #expect(rows.first?["outputs"] == [
+                "name": "C-41 colour negative", "filmType": "colourNegative", "stepCount": 4, "ownerName": nil,
+                "deletable": false, "favourite": false,
+            ], "a first-start recipe is nobody's, and an anonymous session may delete nothing")
 
             let selected = try await client.request("POST", "/api/views/recipes/commands/select", body: #"{"id": "d76"}"#)
             #expect(selected.json["navigate"] == "/recipes/d76")
@@ -56,7 +59,7 @@ struct RecipesHTTPTests {
 
     @Test func addNavigatesToTheEditorAndEditsAreWrittenThrough() async throws {
         try await TestServer.with { server in
-            let client = try await server.newSession()
+            let client = try await server.signedInSession()
             let added = try await client.request(
                 "POST", "/api/views/recipes/commands/add", headers: ["Prefer": "wait=10"], body: #"{"name": "E-6 slide"}"#
             )
@@ -87,7 +90,7 @@ struct RecipesHTTPTests {
 
     @Test func badValuesAre422NamingTheFieldAndChangeNothing() async throws {
         try await TestServer.with { server in
-            let client = try await server.newSession()
+            let client = try await server.signedInSession()
             let before = try await client.request("GET", "/api/views/recipes/c41/edit")
             let empty = try await client.request("PATCH", "/api/views/recipes/c41/edit", body: #"{"name": " "}"#)
             #expect(empty.status == 422)
@@ -112,8 +115,8 @@ struct RecipesHTTPTests {
 
     @Test func ifMatchProtectsAnEditAcrossSessions() async throws {
         try await TestServer.with { server in
-            let mine = try await server.newSession()
-            let theirs = try await server.newSession()
+            let mine = try await server.signedInSession(as: .lilei)
+            let theirs = try await server.signedInSession(as: .hanmeimei)
             let seen = try await mine.request("GET", "/api/views/recipes/c41/edit")
             let etag = try #require(seen.header("ETag"))
             let other = try await theirs.request("PATCH", "/api/views/recipes/c41/edit", body: #"{"name": "Theirs"}"#)
@@ -132,8 +135,8 @@ struct RecipesHTTPTests {
 
     @Test func anEditInOneSessionIsPushedToAnotherLive() async throws {
         try await TestServer.with { server in
-            let writer = try await server.newSession()
-            let watcher = try await server.newSession()
+            let writer = try await server.signedInSession()
+            let watcher = try await server.newSession()  // anonymous: reads, and sees edits live
             let stream = try await watcher.events("/api/views/recipes/c41/events")
             defer { stream.close() }
             let first = try await stream.next(where: { _ in true })
@@ -149,8 +152,10 @@ struct RecipesHTTPTests {
 
     @Test func aDeletedRecipeStaysOnItsPagesWithWhoDeletedItUntilRestored() async throws {
         try await TestServer.with { server in
-            let deleter = try await server.newSession()
-            let reader = try await server.newSession()
+            // d76 is a first-start recipe: only an administrator deletes or restores it. The
+            // reader is another session of the same administrator.
+            let deleter = try await server.signedInSession(as: .lilei)
+            let reader = try await server.signedInSession(as: .lilei)
             let stream = try await reader.events("/api/views/recipes/d76/edit/events")
             defer { stream.close() }
             _ = try await stream.next(where: { _ in true })
@@ -159,7 +164,7 @@ struct RecipesHTTPTests {
             )
             #expect(deleted.status == 200)
             let shown = try await stream.next(where: { $0.output("isDeleted") == true })
-            #expect(shown.output("deletedBy") != nil)
+            #expect(shown.output("deletedBy") == "Li Lei", "the deleter's presence name: its user's")
             let edit = try await reader.request("GET", "/api/views/recipes/d76/edit")
             #expect(edit.status == 200)
             #expect(edit.json["inputs"]?.objectValue?["name"] == "D-76 Tri-X 400")
@@ -188,7 +193,7 @@ struct RecipesHTTPTests {
     @Test func aFailedCommitIs503AndChangesNothing() async throws {
         let store = FailingStore()
         try await TestServer.with(store: store) { server in
-            let client = try await server.newSession()
+            let client = try await server.signedInSession()
             let before = try await client.request("GET", "/api/views/recipes/c41/edit")
             #expect(before.output("recipeVersion") == 1)
             store.failCommits(true)
@@ -215,7 +220,7 @@ struct RecipesHTTPTests {
         let path = directory.appendingPathComponent("bindery.sqlite").path
         let first = try SQLiteStore(path: path)
         try await TestServer.with(store: first) { server in
-            let client = try await server.newSession()
+            let client = try await server.signedInSession(as: .lilei)  // d76 is nobody's: an administrator deletes it
             let patched = try await client.request("PATCH", "/api/views/recipes/c41/edit", body: #"{"blurb": "Kept"}"#)
             #expect(patched.status == 200)
             let deleted = try await client.request(

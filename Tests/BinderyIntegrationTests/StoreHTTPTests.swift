@@ -29,6 +29,7 @@ struct StoreHTTPTests {
             let written = try await client.request("PATCH", "/api/views/form", body: #"{"phone": "1"}"#)
             #expect(written.status == 200)
             #expect(written.version == (before.version ?? 0) + 1)
+            #expect(written.input("password") == "passw0rd", "the refused clear cleared nothing")
         }
     }
 

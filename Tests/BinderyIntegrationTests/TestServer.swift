@@ -60,6 +60,19 @@ struct TestServer {
     /// A client without a session.
     func anonymousClient() -> HTTPTestClient { HTTPTestClient(port: port) }
 
+    /// A client with a new session signed in as `account` (`POST /api/session/sign-in`), for the
+    /// requests the seed apps refuse anonymous sessions: editing recipes, changing the upstream.
+    func signedInSession(as account: DemoAccount = .lilei) async throws -> HTTPTestClient {
+        let session = try await newSession()
+        let answer = try await session.request(
+            "POST", "/api/session/sign-in", body: #"{"username": "\#(account.phone)", "password": "\#(account.password)"}"#
+        )
+        guard answer.status == 200, let token = answer.json["token"]?.stringValue else {
+            throw TestFailure("signing in as \(account.name) answered \(answer.status): \(answer.text)")
+        }
+        return HTTPTestClient(port: port, token: token)
+    }
+
     /// Runs `body` with a started server and always shuts it down.
     static func with<T>(
         upstream: UpstreamSettings = .fast,
@@ -91,6 +104,7 @@ struct TestServer {
 
 extension UpstreamSettings {
     /// The seed's endpoints with 20 ms latency and no random failures: fast, deterministic tests.
+    /// Every endpoint, `accounts` included: a sign-in (``TestServer/signedInSession(as:)``) is fast too.
     static var fast: UpstreamSettings {
         var settings = UpstreamSettings.seedDefaults
         for endpoint in UpstreamEndpoint.allCases {
@@ -98,6 +112,38 @@ extension UpstreamSettings {
             settings.endpoints[endpoint]?.failureRate = 0
         }
         return settings
+    }
+}
+
+/// The demo accounts of the seed's fake upstream (its `accounts` endpoint).
+enum DemoAccount {
+    /// Li Lei, an administrator: may delete the first-start recipes and change the upstream.
+    case lilei
+    /// Han Meimei, no role.
+    case hanmeimei
+
+    /// The phone number the account signs in with.
+    var phone: String {
+        switch self {
+        case .lilei: "18612345678"
+        case .hanmeimei: "13800000000"
+        }
+    }
+
+    /// Its password.
+    var password: String {
+        switch self {
+        case .lilei: "passw0rd"
+        case .hanmeimei: "hunter22"
+        }
+    }
+
+    /// Its holder's name, as the server shows it.
+    var name: String {
+        switch self {
+        case .lilei: "Li Lei"
+        case .hanmeimei: "Han Meimei"
+        }
     }
 }
 

@@ -11,7 +11,7 @@ struct SettingsCodingTests {
         let quiet = #"{"failureRate":0,"latencyMs":1000,"malformedRate":0,"timeoutMs":5000,"timeoutRate":0}"#
         let travel = #"{"failureRate":0.25,"latencyMs":1000,"malformedRate":0,"timeoutMs":5000,"timeoutRate":0}"#
         #expect(json == """
-            {"endpoints":{"courses":\(quiet),"hotel":\(quiet),"photoDetails":\(quiet),"photos":\(quiet),"travel":\(travel)},"seed":42}
+            {"endpoints":{"accounts":\(quiet),"courses":\(quiet),"hotel":\(quiet),"photoDetails":\(quiet),"photos":\(quiet),"travel":\(travel)},"seed":42}
             """)
     }
 
@@ -22,7 +22,8 @@ struct SettingsCodingTests {
               "hotel": {"latencyMs": 1000, "failureRate": 0, "malformedRate": 0, "timeoutRate": 0, "timeoutMs": 5000},
               "photos": {"latencyMs": 1000, "failureRate": 0, "malformedRate": 0, "timeoutRate": 0, "timeoutMs": 5000},
               "photoDetails": {"latencyMs": 1000, "failureRate": 0, "malformedRate": 0, "timeoutRate": 0, "timeoutMs": 5000},
-              "courses": {"latencyMs": 1000, "failureRate": 0, "malformedRate": 0, "timeoutRate": 0, "timeoutMs": 5000}
+              "courses": {"latencyMs": 1000, "failureRate": 0, "malformedRate": 0, "timeoutRate": 0, "timeoutMs": 5000},
+              "accounts": {"latencyMs": 1000, "failureRate": 0, "malformedRate": 0, "timeoutRate": 0, "timeoutMs": 5000}
             }}
             """.utf8)
         let encoded = try JSONEncoder().encode(UpstreamSettings.seedDefaults)

@@ -60,7 +60,7 @@ struct SettingsPatchTests {
         (#"{"seed": "42"}"#, "seed", "must be an integer from 0 to 18446744073709551615"),
         (#"{"seeds": 1}"#, "seeds", "unknown key; expected one of seed, endpoints"),
         (#"{"endpoints": {"flights": {}}}"#, "endpoints.flights",
-         "unknown key; expected one of travel, hotel, photos, photoDetails, courses"),
+         "unknown key; expected one of travel, hotel, photos, photoDetails, courses, accounts"),
         (#"{"endpoints": {"travel": {"latency": 5}}}"#, "endpoints.travel.latency",
          "unknown key; expected one of latencyMs, failureRate, malformedRate, timeoutRate, timeoutMs"),
         (#"{"endpoints": []}"#, "endpoints", "must be a JSON object"),

@@ -43,6 +43,7 @@ struct FormViewModelTests {
             $0.outputs["passwordValid"] = true
             $0.outputs["passwordColor"] = "black"
             $0.commands["clear"]?.enabled = true
+            $0.commands["signIn"]?.enabled = true
         }
 
         let result = try form.execute("clear") {
@@ -53,6 +54,7 @@ struct FormViewModelTests {
             $0.outputs["passwordValid"] = false
             $0.outputs["passwordColor"] = "red"
             $0.commands["clear"]?.enabled = false
+            $0.commands["signIn"]?.enabled = false
         }
 
         #expect(try result?.get() == CommandResult.none)
@@ -69,8 +71,12 @@ struct FormViewModelTests {
                 "passwordValid": false,
                 "phoneColor": "red",
                 "passwordColor": "red",
+                "signedInAs": nil,
             ])
-            #expect(state.commands["clear"] == .init(enabled: false, executing: false, error: nil, policy: "serial"))
+            #expect(state.commands == [
+                "clear": .init(enabled: false, executing: false, error: nil, policy: "serial"),
+                "signIn": .init(enabled: false, executing: false, error: nil, policy: "serial"),
+            ])
         }
     }
 

@@ -23,6 +23,7 @@ import Testing
             $0.outputs["passwordColor"] = "black"
             $0.outputs["passwordValid"] = true
             $0.commands["clear"]?.enabled = true
+            $0.commands["signIn"]?.enabled = true
         }
         try form.execute("clear") {
             $0.inputs["password"] = ""
@@ -33,6 +34,7 @@ import Testing
             $0.outputs["phoneColor"] = "red"
             $0.outputs["phoneValid"] = false
             $0.commands["clear"]?.enabled = false
+            $0.commands["signIn"]?.enabled = false
         }
         form.finish()
     }

@@ -22,7 +22,11 @@ struct RecipeGraphTests {
         #expect(rows.map { $0.objectValue?["id"] } == ["c41", "d76"])
         let c41 = try #require(rows.first?.objectValue)
         #expect(c41["path"] == "recipes/c41")
-        #expect(c41["outputs"] == ["name": "C-41 colour negative", "filmType": "colourNegative", "stepCount": 4])
+        // Outside any request nothing is access-checked: deletable. First-start recipes are nobody's.
+        #expect(c41["outputs"] == [
+            "name": "C-41 colour negative", "filmType": "colourNegative", "stepCount": 4, "ownerName": nil, "deletable": true,
+            "favourite": false,
+        ])
     }
 
     @Test func anEditInOneSessionReachesTheOthersDetailLive() async throws {

@@ -4,8 +4,8 @@
 the check below narrows that back to the refusals a schema cannot express, each listed under the
 operation's documented 422 (`UnprocessableContent`): what the request names does not exist in the
 session's state now (an unknown id or index, an edit's base ahead of the text's revision), a
-view model's own rule refused a value, or the Idempotency-Key was used for another request. Any
-other 422 to a schema-valid request (a patch that is not an object, an unknown input, a body the
+view model's own rule refused a value, the Idempotency-Key was used for another request, or the
+credentials of a sign-in are wrong. Any other 422 to a schema-valid request (a patch that is not an object, an unknown input, a body the
 server cannot read) means the document and the server disagree, and fails.
 """
 
@@ -20,6 +20,10 @@ SEMANTIC_REFUSALS = frozenset({
     "Invalid command argument",
     "Invalid input",
     "Invalid edit",
+    # Credentials that name no account or the wrong password: POST /api/session/sign-in, and the
+    # form's signIn command, whose failures (a view model's rule) are "Command failed".
+    "Sign-in failed",
+    "Command failed",
 })
 
 

@@ -1,12 +1,13 @@
 """A normal start, normal use and a normal stop log nothing at warning, error or critical.
 
 A real server on a SQLite file, logging at debug, is used the way the thin client uses it: a
-session, pages and their files, snapshots read and written, a command, a long-poll, presence,
-collaborative text edits, event streams (one per view and one for several views) that the client
-closes mid-stream, one cleanly (FIN) and one with a reset (RST), as a closed tab or an interrupted
-`curl -N` does, metrics and health, then SIGTERM with a stream still open. Every line of its output
-must be a log line (nothing printed around the logger, such as libmicrohttpd's own stderr logger)
-below warning, and a client leaving must log nothing above debug.
+session, pages and their files, snapshots read and written, a command, a long-poll, presence, a
+mistyped password and a sign-in, collaborative text edits, event streams (one per view and one
+for several views) that the client closes mid-stream, one cleanly (FIN) and one with a reset
+(RST), as a closed tab or an interrupted `curl -N` does, metrics and health, then SIGTERM with a
+stream still open. Every line of its output must be a log line (nothing printed around the
+logger, such as libmicrohttpd's own stderr logger) below warning, and a client leaving must log
+nothing above debug.
 
 Time budget: about 5 s (heartbeats every second, so a closed stream is noticed within one); 20 s
 at most.
@@ -25,7 +26,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from bindery_support import free_port, stop_process, wait_until_healthy
+from bindery_support import HAN_MEIMEI, free_port, stop_process, wait_until_healthy
 from tools import REPO, binary_path, public_dir
 
 LINE = re.compile(r"^\d{4}-\d{2}-\d{2}T[\d:]+[+-]\d{4} (?P<level>trace|debug|info|notice|warning|error|critical) ")
@@ -115,6 +116,14 @@ def use_like_a_browser(base: str, port: int, log: Path) -> socket.socket:
         answered = http.request(method, f"{base}/api/views/form/presence", json={"field": "phone"} if method == "PUT" else None,
                                 timeout=10)
         assert answered.status_code == 200, answered.text
+    # Editing a recipe needs a user: a mistyped password first (refused, as users do), then the
+    # right one. The answer's cookie is the session's new token.
+    wrong = http.post(f"{base}/api/session/sign-in", json={**HAN_MEIMEI.credentials, "password": "hunter2"}, timeout=10)
+    assert wrong.status_code == 422, wrong.text
+    signed_in = http.post(f"{base}/api/session/sign-in", json=HAN_MEIMEI.credentials, timeout=10)
+    assert signed_in.status_code == 200, signed_in.text
+    assert http.cookies["bindery_session"] == signed_in.json()["token"]
+    cookie = "; ".join(f"{name}={value}" for name, value in http.cookies.items())
     recipe = http.get(f"{base}/api/views/recipes", timeout=10).json()["outputs"]["recipes"][0]["id"]
     edit = f"{base}/api/views/recipes/{recipe}/edit"
     assert http.get(edit, timeout=10).status_code == 200

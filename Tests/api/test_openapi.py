@@ -22,6 +22,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from bindery_support import LI_LEI
 from tools import OPENAPI_COPY, binary_path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -89,13 +90,15 @@ def assert_matches(doc: dict, template: str, method: str, status: str, body, wha
 
 
 class Crawl:
-    """Every view model reachable in one session: screens, their children, navigation targets."""
+    """Every view model reachable in one session: screens, their children, navigation targets.
+    The session is signed in as the administrator Li Lei, so that every write is answered for
+    what it holds (an anonymous session's edits of a recipe are all 401, whatever their body)."""
 
     def __init__(self, base: str):
         self.base = base
         self.http = requests.Session()
-        created = self.http.post(f"{base}/api/sessions", timeout=10)
-        assert created.status_code == 201, created.text
+        created = self.http.post(f"{base}/api/session/sign-in", json=LI_LEI.credentials, timeout=30)
+        assert created.status_code == 200, created.text
         self.http.headers["Authorization"] = f"Bearer {created.json()['token']}"
         self.screens = [v["path"] for v in self.get("/api/views").json()["views"]]
         self.snapshots: dict[str, dict] = {}
@@ -431,6 +434,10 @@ def test_live_snapshots_match_their_schemas(openapi_document, crawl):
         assert_matches(doc, template, "post", "200", body, f"the result of {view}/{name}")
 
 
+# Operations that end the session they are sent with: the route check sends them with one of its own.
+ENDS_THE_SESSION = {"/api/session/sign-out", "/api/session/sign-out-everywhere"}
+
+
 def test_every_documented_route_answers(openapi_document, crawl):
     """Each documented operation exists on the server: never 404 or 405 with real parameter values."""
     doc = openapi_document
@@ -439,6 +446,11 @@ def test_every_documented_route_answers(openapi_document, crawl):
         path = concrete(template, crawl)
         for method in (m for m in item if m in HTTP_METHODS):
             operation = item[method]
+            http = crawl.http
+            if template in ENDS_THE_SESSION:
+                http = requests.Session()
+                created = http.post(f"{crawl.base}/api/sessions", timeout=10)
+                http.headers["Authorization"] = f"Bearer {created.json()['token']}"
             kwargs: dict = {"timeout": 15}
             if template.endswith("/events"):
                 kwargs["stream"] = True
@@ -446,10 +458,12 @@ def test_every_documented_route_answers(openapi_document, crawl):
                 kwargs["json"] = {}  # a merge patch that changes nothing
             elif "requestBody" in operation:
                 kwargs["json"] = {"unexpected": 1}  # a refused argument: answers 422 and runs nothing
-            with crawl.http.request(method.upper(), crawl.base + path, **kwargs) as response:
+            with http.request(method.upper(), crawl.base + path, **kwargs) as response:
                 if response.status_code in (404, 405) or str(response.status_code) not in operation["responses"]:
                     wrong.append(f"{method.upper()} {path} ({template}): {response.status_code}")
     assert not wrong, "documented operations the server does not answer as documented:\n  " + "\n  ".join(wrong)
+    # Every operation was answered for the crawl's session, still signed in (not refused 401).
+    assert crawl.get("/api/session").json()["user"]["name"] == LI_LEI.name
 
 
 def test_allow_lists_the_documented_methods(openapi_document, crawl):
@@ -479,6 +493,17 @@ def test_other_documented_bodies_match(server, openapi_document):
     metrics = http.get(f"{server}/metrics", timeout=10)
     assert metrics.status_code == 200
     assert metrics.headers["Content-Type"].startswith("text/plain")
+    # Who the session is, before and after signing in, and the sign-in's answer.
+    anonymous = http.get(f"{server}/api/session", headers={"Authorization": f"Bearer {created.json()['token']}"},
+                         timeout=10)
+    assert anonymous.status_code == 200 and anonymous.json()["user"] is None, anonymous.text
+    assert_matches(doc, "/api/session", "get", "200", anonymous.json(), "GET /api/session (anonymous)")
+    signed_in = http.post(f"{server}/api/session/sign-in", json=LI_LEI.credentials, timeout=30)
+    assert signed_in.status_code == 200, signed_in.text
+    assert_matches(doc, "/api/session/sign-in", "post", "200", signed_in.json(), "POST /api/session/sign-in")
+    who = http.get(f"{server}/api/session", headers={"Authorization": f"Bearer {signed_in.json()['token']}"}, timeout=10)
+    assert who.json()["user"] == {"id": LI_LEI.user_id, "name": LI_LEI.name, "roles": list(LI_LEI.roles)}, who.text
+    assert_matches(doc, "/api/session", "get", "200", who.json(), "GET /api/session (signed in)")
 
 
 @pytest.mark.parametrize(

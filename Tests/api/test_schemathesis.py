@@ -11,10 +11,15 @@ is pinned (below); 404 and 409 (an unknown child, a command not possible now) ar
 
 Pinned inputs (schemathesis.toml): `after=0`, as a valid version would long-poll up to 30 s, and
 `If-Match: *`, as a random one is stale (412) before the body is read; test_openapi.py checks both.
-Excluded: event streams (`.../events`, endless by design) and PATCH /api/upstream (it changes the
+The session is signed in (as Han Meimei, who has no role), so that the writes a user may make are
+fuzzed for what they hold, not only refused 401; what she may not do answers 403.
+
+Excluded: event streams (`.../events`, endless by design), PATCH /api/upstream (it changes the
 fake upstream for everyone: fuzzed latencies of up to 60 s and failure rates of 1 would turn every
-later check into noise). Written for schemathesis 4.x (CLI flags `--seed`, `--max-examples`,
-`--exclude-operation-id`; hooks through SCHEMATHESIS_HOOKS). About 40 s.
+later check into noise) and signing out (once or everywhere: it ends the session every later
+request is sent with, which would leave only 401s to check). Written for schemathesis 4.x (CLI
+flags `--seed`, `--max-examples`, `--exclude-operation-id`; hooks through SCHEMATHESIS_HOOKS).
+About 40 s.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from pathlib import Path
 
 import requests
 
+from bindery_support import HAN_MEIMEI
 from tools import venv_tool
 
 HERE = Path(__file__).resolve().parent
@@ -40,10 +46,11 @@ def schemathesis_executable() -> str:
 
 
 def prime(base: str) -> str:
-    """A session whose list is loaded and whose gallery is imported, so child view models exist."""
+    """A session signed in as Han Meimei whose list is loaded and whose gallery is imported, so
+    child view models exist."""
     http = requests.Session()
-    created = http.post(f"{base}/api/sessions", timeout=10)
-    assert created.status_code == 201, created.text
+    created = http.post(f"{base}/api/session/sign-in", json=HAN_MEIMEI.credentials, timeout=30)
+    assert created.status_code == 200, created.text
     token = created.json()["token"]
     http.headers["Authorization"] = f"Bearer {token}"
     load = http.post(f"{base}/api/views/list/commands/load", headers={"Prefer": "wait=10"}, timeout=20)
@@ -68,6 +75,8 @@ def schemathesis_command(base: str, token: str) -> list[str]:
         "--max-examples", "25",
         "--exclude-path-regex", ".*/events$",
         "--exclude-operation-id", "patchUpstreamSettings",
+        "--exclude-operation-id", "signOut",
+        "--exclude-operation-id", "signOutEverywhere",
         "--workers", "1",
         "--request-timeout", "30",
         "--generation-database", "none",

@@ -40,6 +40,9 @@ def server_command(binary: str, port: int, store: Path) -> list[str]:
         "--store", f"sqlite:{store}",
         "--public-dir", str(PUBLIC_DIR),
         "--upstream-latency-ms", "50",
+        # The tests set the fake upstream's latency and failures (PATCH /api/upstream) without
+        # signing in as an administrator, as the Lab of a demo may.
+        "--open-upstream-control",
         *shlex.split(os.environ.get("BINDERY_ARGS", "")),
     ]
 

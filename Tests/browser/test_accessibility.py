@@ -7,13 +7,14 @@ from __future__ import annotations
 import pytest
 
 from accessibility import audit, blocking, describe
-from bindery_support import api_session
+from bindery_support import HAN_MEIMEI, api_session
 from pages import DESKTOP, PHONE, all_css, css, open_screen, path_of, set_viewport, settled, wait
 
 
 def a_recipe(base_url) -> str:
-    """A recipe with two steps, shared by every session: its id."""
-    call = api_session(base_url)
+    """A recipe with two steps, shared by every session: its id (added by a user: the browser,
+    anonymous, sees its editor read-only, with the hint to sign in)."""
+    call = api_session(base_url, HAN_MEIMEI)
     recipe_id = call("POST", "/api/views/recipes/commands/add", {"name": "Checked recipe"})["navigate"].split("/")[2]
     for name, seconds, temp in (("Developer", 195, 38), ("Blix", 390, None)):
         body = {"name": name, "durationSeconds": seconds}
@@ -57,6 +58,7 @@ def screens(recipe_id):
         ("recipe-edit", f"/recipes/{recipe_id}/edit", has("#edit-steps .step-row", 2)),
         ("recipe-timer", f"/recipes/{recipe_id}/timer", lambda d: css(d, "#timer-clock").text != ""),
         ("not-found", "/nope", lambda d: css(d, "main h1").text == "Not found"),
+        ("sign-in", "/sign-in?next=/recipes", has(".sign-in-form #sign-in-username")),
     ]
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+from bindery_support import HAN_MEIMEI, LI_LEI, sign_in, sign_in_browser
 from pages import all_css, css, idle, open_screen, path_of, usable, wait
 
 # The view model's "red" and "black" (seed 000 Demo 2), shown in the palette's readable shades
@@ -785,11 +786,10 @@ def test_a_forgotten_session_is_said_plainly_and_what_was_typed_is_kept(driver, 
 
 # ---------------------------------------------------------------------------------- recipes
 
-def api_session(base_url):
-    """A session of its own for the HTTP API (another user, not the browser's cookie)."""
-    req = urllib.request.Request(f"{base_url}/api/sessions", data=b"", method="POST")
-    with urllib.request.urlopen(req, timeout=10) as resp:
-        token = json.loads(resp.read())["token"]
+def api_session(base_url, account=HAN_MEIMEI):
+    """A session of its own for the HTTP API (not the browser's cookie), signed in as `account`:
+    an anonymous session may read the recipes, not add or change them."""
+    token = sign_in(base_url, account)
 
     def call(method, path, body=None, wait_seconds=None):
         headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
@@ -817,6 +817,7 @@ def recipe_names(driver):
 
 
 def test_recipes_list_add_edit_and_detail(driver, base_url, screenshot):
+    sign_in_browser(driver, base_url, LI_LEI)
     open_screen(driver, base_url, "/recipes")
     wait(driver, lambda: "C-41 colour negative" in recipe_names(driver))
     screenshot("recipes")
@@ -844,6 +845,7 @@ def test_recipes_list_add_edit_and_detail(driver, base_url, screenshot):
 def test_a_recipe_edit_shows_in_another_tab_and_another_session(driver, base_url):
     call = api_session(base_url)
     recipe_id = new_recipe(call, "Two tabs", [("Developer", 60)])
+    sign_in_browser(driver, base_url, LI_LEI)  # any user may edit it
     open_screen(driver, base_url, f"/recipes/{recipe_id}")
     first = driver.current_window_handle
     wait(driver, lambda: css(driver, "#recipe-name").text == "Two tabs")
@@ -887,9 +889,11 @@ def test_the_timer_counts_down_live(driver, base_url, screenshot):
 
 def test_a_deleted_recipes_open_page_says_so_and_can_restore_it(driver, base_url):
     """The page keeps showing the recipe as it was, says it was deleted (by an API session: no
-    presence name, so "Someone") and offers Restore (test_recipe_sharing.py: by whom, the editor)."""
-    call = api_session(base_url)
+    presence there) and offers Restore (test_recipe_sharing.py: by whom, the editor). Only its
+    owner may restore it: the page is hers too."""
+    call = api_session(base_url, HAN_MEIMEI)
     recipe_id = new_recipe(call, "Doomed", [])
+    sign_in_browser(driver, base_url, HAN_MEIMEI)
     open_screen(driver, base_url, f"/recipes/{recipe_id}")
     wait(driver, lambda: css(driver, "#recipe-name").text == "Doomed")
     assert not usable(css(driver, "#start-timer"))

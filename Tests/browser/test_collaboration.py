@@ -4,7 +4,7 @@
   one), transformX convergence on random operations, and agreement with the server's transform
   (two concurrent POSTs of /inputs/blurb/ops, the second transformed by the server, compared with
   what textop.js computes).
-- Two browsers (two sessions) type into one recipe's blurb at 10 characters per second each for
+- Two browsers (two sessions, two users) type into one recipe's blurb at 10 characters per second each for
   20 s (Tests/collab_typing.py): no character lost or doubled, each typist's in the order typed,
   both fields equal to the server's text, and each typist's caret right after its own last
   character after every keystroke. Each browser's requests are delayed (120 ms, 200 ms) so that
@@ -22,7 +22,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from bindery_support import api_session
+from bindery_support import HAN_MEIMEI, LI_LEI, api_session, sign_in_browser
 from collab_typing import open_editor, slow_network, type_together
 from pages import all_css, open_screen, wait
 
@@ -138,7 +138,7 @@ PAIRS = [
 def test_textop_agrees_with_the_server(textop, base_url):
     """The server applies the second of two concurrent edits transformed as `left` against the
     first; textop.js computes the same operation and text."""
-    call = api_session(base_url)
+    call = api_session(base_url, HAN_MEIMEI)  # adding and editing a recipe needs a user
     recipe = call("POST", "/api/views/recipes/commands/add", {"name": "Transform check"})["navigate"].split("/")[2]
     path = f"/api/views/recipes/{recipe}/edit"
     for n, (text, first, second) in enumerate(PAIRS):
@@ -156,14 +156,14 @@ def test_textop_agrees_with_the_server(textop, base_url):
 
 
 def test_two_people_type_into_one_blurb(base_url, two_browsers):
-    call = api_session(base_url)
+    call = api_session(base_url, HAN_MEIMEI)
     path = f"/api/views/recipes/{RECIPE}/edit"
     original = call("GET", path)["inputs"]["blurb"]
     call("PATCH", path, {"blurb": ""}, content_type="application/merge-patch+json")
     try:
         a, b = two_browsers
-        for d in (a, b):
-            open_editor(d, base_url, RECIPE)
+        for d, account in ((a, LI_LEI), (b, HAN_MEIMEI)):
+            open_editor(d, base_url, RECIPE, account)
         # Edits in flight for a while, so that the two typists' edits cross (rebased, buffered).
         slow_network(a, 120)
         slow_network(b, 200)
@@ -179,11 +179,12 @@ def test_two_people_type_into_one_blurb(base_url, two_browsers):
 def test_each_step_row_is_editable(driver, base_url):
     """The editor's steps are child view models keyed by step id: name and agitation
     collaborative, seconds and °C plain; Move up uses the step's output `index`, Remove its index."""
-    call = api_session(base_url)
+    call = api_session(base_url, HAN_MEIMEI)
     recipe = call("POST", "/api/views/recipes/commands/add", {"name": "Step rows"})["navigate"].split("/")[2]
     path = f"/api/views/recipes/{recipe}/edit"
     for name, seconds in (("Developer", 60), ("Fixer", 90)):
         call("POST", f"{path}/commands/addStep", {"name": name, "durationSeconds": seconds})
+    sign_in_browser(driver, base_url, LI_LEI)  # any user may edit it
     open_screen(driver, base_url, f"/recipes/{recipe}/edit")
     rows = lambda: all_css(driver, "#edit-steps .step-row")  # noqa: E731
     wait(driver, lambda: [r.find_element(By.CSS_SELECTOR, ".step-name").get_attribute("value") for r in rows()] == ["Developer", "Fixer"])

@@ -11,7 +11,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from accessibility import audit, blocking, describe
-from bindery_support import api_session
+from bindery_support import HAN_MEIMEI, LI_LEI, api_session, sign_in_browser
 from pages import all_css, css, idle, open_screen, path_of, settled, usable, wait
 
 
@@ -35,7 +35,7 @@ def no_blocking_axe_issue(driver, where):
 # ---------------------------------------------------------------------------------- the timer
 
 def test_timer_toggles_start_pause_start_and_announces_steps_and_done(driver, base_url, screenshot):
-    call = api_session(base_url)
+    call = api_session(base_url, HAN_MEIMEI)  # adding a recipe needs a user; its timer, anyone
     recipe_id = new_recipe(call, "Quick run", [("Developer", 3), ("Stop", 1)])
     open_screen(driver, base_url, f"/recipes/{recipe_id}/timer")
     toggle = css(driver, "#timer-toggle")
@@ -184,11 +184,13 @@ def test_a_photo_link_while_the_upstream_fails_says_so_not_not_found(driver, bas
 # ---------------------------------------------------------------------------------- row names
 
 def test_row_buttons_say_which_row(driver, base_url, screenshot):
-    call = api_session(base_url)
+    # Delete shows where the user may delete: her own recipes and, an administrator, the first ones.
+    call = api_session(base_url, LI_LEI)
     recipe_id = new_recipe(call, "Named rows", [("Developer", 60), ("Stop bath", 30), ("Fixer", 300)])
+    sign_in_browser(driver, base_url, LI_LEI)
     open_screen(driver, base_url, "/recipes")
     wait(driver, lambda: any(b.accessible_name == "Delete recipe Named rows" for b in all_css(driver, ".recipe-delete")))
-    deletes = [b.accessible_name for b in all_css(driver, ".recipe-delete")]
+    deletes = [b.accessible_name for b in all_css(driver, ".recipe-delete") if b.is_displayed()]
     # Each is named after its own row (other tests on this server may have made equal names).
     assert all(name.startswith("Delete recipe ") and name != "Delete recipe " for name in deletes), deletes
     assert deletes.count("Delete recipe Named rows") == 1, deletes

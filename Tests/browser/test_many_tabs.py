@@ -21,6 +21,7 @@ import urllib.request
 
 from selenium.webdriver.common.keys import Keys
 
+from bindery_support import LI_LEI, sign_in_browser
 from pages import css, settled, stream_state, wait
 
 HEARTBEAT_S = 15  # the server's default: a stream whose client vanished is freed within it
@@ -154,6 +155,7 @@ def rename_and_time(driver, handles, paths, typist, suffix):
 
 def test_ten_tabs_share_one_stream_and_follow_each_other_within_a_second(driver, restartable_server):
     base = restartable_server.base
+    sign_in_browser(driver, base, LI_LEI)  # the rename is typed in an editor: a user's
     started = time.monotonic()
     handles = open_tabs(driver, base, TEN)
     print(f"\nten tabs open and shown in {time.monotonic() - started:.1f} s")
@@ -225,6 +227,7 @@ def patch_form(driver, base, phone):
 
 def test_twenty_quick_reloads_never_show_reconnecting_nor_meet_a_429(driver, restartable_server):
     base = restartable_server.base
+    sign_in_browser(driver, base, LI_LEI)  # the rename at the end is typed in an editor: a user's
     paths = ["/form", f"/recipes/{RECIPE}/edit", "/form", "/recipes"]
     handles = open_tabs(driver, base, paths)
     for handle in handles:

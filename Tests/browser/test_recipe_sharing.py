@@ -1,7 +1,9 @@
 """Shared recipes between users: deleting one asks first and can be undone; whoever has it open is
 told who deleted it, keeps what they typed, and can restore it or copy its text; a plain field
 changed by someone else while you edit it asks which value stays. Two browsers (two sessions) or a
-browser and an API session. Time budget: about 30 s for the file."""
+browser and an API session, each signed in: anonymous sessions only read the recipes, only a
+recipe's owner deletes and restores it, and only an administrator (Li Lei) the first-start ones
+(c41, d76). Time budget: about 30 s for the file."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from bindery_support import api_session
+from bindery_support import HAN_MEIMEI, LI_LEI, api_session, sign_in_browser
 from pages import all_css, css, open_screen, usable, wait
 
 
@@ -28,7 +30,11 @@ def presence_name(driver, path):
 
 
 def test_a_deleted_recipe_open_elsewhere_keeps_its_text_and_can_be_restored(driver, other, base_url, screenshot):
-    call = api_session(base_url)
+    # D-76 belongs to nobody: only an administrator deletes and restores it. A and B are Li Lei on
+    # two devices (two browsers, two sessions).
+    call = api_session(base_url, LI_LEI)
+    sign_in_browser(other, base_url, LI_LEI)
+    sign_in_browser(driver, base_url, LI_LEI)
     try:
         open_screen(other, base_url, "/recipes/d76/edit")  # B edits D-76
         seconds = all_css(other, "#edit-steps .step-seconds")[0]
@@ -98,7 +104,7 @@ def test_a_deleted_recipe_open_elsewhere_keeps_its_text_and_can_be_restored(driv
 
 
 def test_a_deleted_recipes_editor_still_shows_its_steps_as_they_were(driver, base_url):
-    call = api_session(base_url)
+    call = api_session(base_url, HAN_MEIMEI)  # hers; the browser, anonymous, only reads it
     recipe_id = call("POST", "/api/views/recipes/commands/add", {"name": "Gone"})["navigate"].split("/")[2]
     call("POST", f"/api/views/recipes/{recipe_id}/edit/commands/addStep",
          {"name": "Developer", "durationSeconds": 405, "temperatureCelsius": 20})
@@ -112,8 +118,9 @@ def test_a_deleted_recipes_editor_still_shows_its_steps_as_they_were(driver, bas
 
 
 def test_undo_brings_a_deleted_recipe_back(driver, base_url):
-    call = api_session(base_url)
+    call = api_session(base_url, HAN_MEIMEI)
     recipe_id = call("POST", "/api/views/recipes/commands/add", {"name": "Undo me"})["navigate"].split("/")[2]
+    sign_in_browser(driver, base_url, HAN_MEIMEI)  # its owner deletes it, and undoes that
     open_screen(driver, base_url, "/recipes")
     wait(driver, lambda: "Undo me" in names(driver))
     delete_button(driver, recipe_id).click()
@@ -128,9 +135,10 @@ def test_undo_brings_a_deleted_recipe_back(driver, base_url):
 
 
 def test_a_plain_field_changed_elsewhere_while_editing_it_asks(driver, base_url, screenshot):
-    call = api_session(base_url)
+    call = api_session(base_url, HAN_MEIMEI)
     recipe_id = call("POST", "/api/views/recipes/commands/add", {"name": "Contested"})["navigate"].split("/")[2]
     edit = f"/api/views/recipes/{recipe_id}/edit"
+    sign_in_browser(driver, base_url, LI_LEI)  # any user may edit it
     open_screen(driver, base_url, f"/recipes/{recipe_id}/edit")
     film = css(driver, "#edit-film")
     wait(driver, lambda: film.get_attribute("value") == "colourNegative")

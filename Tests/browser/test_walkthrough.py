@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from selenium.webdriver.common.keys import Keys
 
+from bindery_support import LI_LEI, sign_in_browser
 from pages import PHONE, all_css, css, open_screen, path_of, set_viewport, usable, wait
 
 
@@ -92,6 +93,7 @@ def test_no_button_works_before_the_screen_knows_its_state(driver, base_url, ups
 
 def test_a_step_without_a_name_or_duration_is_said_at_its_fields(driver, base_url, screenshot):
     """Before, "Add step" with empty fields got a toast saying only that a value was not accepted."""
+    sign_in_browser(driver, base_url, LI_LEI)  # adding a recipe needs a user
     open_screen(driver, base_url, "/recipes")
     css(driver, "#new-recipe-name").send_keys("Empty steps")
     css(driver, "#add-recipe-button").click()

@@ -51,6 +51,24 @@ def new_session(base: str) -> str:
         time.sleep(0.1)
 
 
+def signed_in_session(base: str, account) -> str:
+    """A session of its own at `base`, made by signing in as `account` (a bindery_support.Account:
+    adding steps to the shared recipe needs a user), returned as its bearer token."""
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            response = requests.post(base + "/api/session/sign-in", json=account.credentials,
+                                     timeout=(CONNECT_TIMEOUT, READ_TIMEOUT))
+            if response.status_code == 200:
+                return response.json()["token"]
+            problem = f"status {response.status_code}: {response.text[:200]}"
+        except requests.RequestException as error:
+            problem = str(error)
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"no sign-in as {account.name} at {base}: {problem}")
+        time.sleep(0.1)
+
+
 def bearer(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
 
@@ -129,7 +147,7 @@ class Write:
 
 
 class ChaosWriter(threading.Thread):
-    """One session through nginx, writing until stopped: PATCHes its own form's phone with
+    """One signed-in session through nginx, writing until stopped: PATCHes its own form's phone with
     If-Match (the last ETag it saw), or adds a uniquely named step to the shared recipe with
     addStep. Each logical write has a fresh Idempotency-Key and is sent again — same key, same
     body, same headers — after a connection error, a timeout, 502/503/504 or a 409 with

@@ -18,7 +18,9 @@ from pathlib import Path
 
 import requests
 
-from chaos_clients import JSON, READ_TIMEOUT, ChaosWatcher, ChaosWriter, Typist, bearer, new_session
+from bindery_support import HAN_MEIMEI, LI_LEI
+from chaos_clients import (JSON, READ_TIMEOUT, ChaosWatcher, ChaosWriter, Typist, bearer, new_session,
+                           signed_in_session)
 from multinode_cluster import ARTIFACTS
 
 BUDGET = 180.0          # seconds for the whole directory (Tests/chaos), set-up and tear-down included
@@ -86,8 +88,8 @@ def _call(base: str, method: str, path: str, token: str, body=None, headers=None
 
 
 def create_recipe(base: str, name: str) -> str:
-    """A new recipe (no steps) through `base`; answers its id."""
-    token = new_session(base)
+    """A new recipe (no steps) on the node `base`, added by Li Lei signed in there; answers its id."""
+    token = signed_in_session(base, LI_LEI)
     response = _call(base, "POST", "/api/views/recipes/commands/add", token, {"name": name}, {"Prefer": "wait=10"}, 15)
     assert response.status_code == 200, f"adding the chaos recipe: {response.status_code} {response.text[:300]}"
     match = re.fullmatch(r"/recipes/([^/]+)/edit", response.json().get("navigate", ""))
@@ -208,10 +210,15 @@ class Faults:
 def run_chaos(cluster, driver, seed: int, heartbeat: float) -> ChaosRun:
     rng = random.Random(seed)
     base = cluster.base
-    recipe = create_recipe(base, f"Chaos {seed}")
+    # Signed in and added on one node (a request with the new token right away on another node
+    # may be refused 503: see the users suite's test_a_session_signed_in_on_one_node_is_served_by_another).
+    recipe = create_recipe(cluster.nodes[0].base, f"Chaos {seed}")
     token = new_session(cluster.nodes[0].base)
     original = step_names(read_json(cluster.nodes[0].base, f"/api/views/recipes/{recipe}/edit", token))
-    writers = [ChaosWriter(i + 1, base, new_session(base), recipe, rng.randrange(2**32)) for i in range(WRITERS)]
+    # Each writer signs in (the steps it adds need a user), as the two demo accounts in turn.
+    accounts = [(LI_LEI, HAN_MEIMEI)[i % 2] for i in range(WRITERS)]
+    writers = [ChaosWriter(i + 1, base, signed_in_session(base, account), recipe, rng.randrange(2**32))
+               for i, account in enumerate(accounts)]
     watchers = []
     for i, node in enumerate(cluster.nodes):
         # On every node: the shared recipe in a session of its own (node 2's with ?patches=1).

@@ -133,12 +133,14 @@ def test_watchers_versions_strictly_increase(chaos_run):
 
 def test_every_skipped_version_was_covered_by_a_snapshot(chaos_run):
     """A version a watcher never received is fine only when the event after it is a whole
-    snapshot; every JSON Patch event (the ?patches=1 watchers) tests, as its first operation,
-    exactly the version received before it, and applies to the document held."""
+    snapshot (on the form, which logs no versions, also a patch from the version received before
+    it); every JSON Patch event (the ?patches=1 watchers) tests, as its first operation, exactly
+    the version received before it, and applies to the document held."""
     problems = []
     for watcher in chaos_run.watchers:
         problems += watcher.problems
-        problems += gaps_covered_by_snapshots(watcher.name, watcher.seen)[0]
+        # The form logs no versions (its password is a sensitive input): see gaps_covered_by_snapshots.
+        problems += gaps_covered_by_snapshots(watcher.name, watcher.seen, logged=watcher.path != "form")[0]
     patched = [w for w in chaos_run.watchers if w.patches]
     assert patched and all(any(s.kind == "patch" for s in w.seen) for w in patched), (
         "the ?patches=1 watchers should have received patch events")

@@ -98,6 +98,16 @@ def test_a_gap_needs_a_snapshot_and_a_patch_needs_the_version_before_it():
     assert problems == ["w: a patch to 5 made against 4, but the version received before it is 3"]
 
 
+def test_an_unlogged_view_models_gap_may_be_covered_by_a_patch_on_the_version_before_it():
+    # The form logs no versions (its password is sensitive): a patch from what the client holds
+    # to the newest state is all a node that reloaded it can send.
+    assert gaps_covered_by_snapshots("w", [seen(3), seen(5, "patch", 3)], logged=False) == ([], 1)
+    problems, _ = gaps_covered_by_snapshots("w", [seen(3), seen(5, "patch", 4)], logged=False)
+    assert problems == ["w: a patch to 5 made against 4, but the version received before it is 3"]
+    problems, _ = gaps_covered_by_snapshots("w", [seen(3), seen(5, "patch", 3)])
+    assert problems == ["w: versions 4..4 skipped by a patch"]
+
+
 def test_patches_apply_as_the_browser_client_applies_them():
     document = {"version": 3, "inputs": {"phone": "1"}, "outputs": {"steps": [{"id": "a"}]}}
     operations = [{"op": "test", "path": "/version", "value": 3}, {"op": "replace", "path": "/inputs/phone", "value": "12"},

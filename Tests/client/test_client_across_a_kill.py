@@ -13,6 +13,7 @@ import urllib.request
 import uuid
 
 from answer_gateway import Gateway
+from bindery_support import HAN_MEIMEI
 from watch_process import run_watch
 
 EDIT = "recipes/c41/edit"
@@ -26,7 +27,7 @@ def steps_named(server, token: str, name: str) -> int:
 
 
 def test_a_command_whose_answer_died_with_the_server_runs_once(server):
-    token = server.session()
+    token = server.session(HAN_MEIMEI)   # adding a step needs a signed-in session
     gateway = Gateway(server.port)
     name = f"Once {uuid.uuid4().hex[:6]}"
     path = f"/api/views/{EDIT}/commands/addStep"

@@ -14,7 +14,7 @@ import threading
 import urllib.request
 from pathlib import Path
 
-from bindery_support import ARTIFACTS, REPO, binary_path, free_port, public_dir, wait_until_healthy
+from bindery_support import ARTIFACTS, REPO, binary_path, free_port, public_dir, sign_in, wait_until_healthy
 
 
 def watch_path() -> Path:
@@ -47,7 +47,10 @@ class Server:
         self.process.send_signal(signal.SIGKILL)
         self.process.wait(timeout=10)
 
-    def session(self) -> str:
+    def session(self, account=None) -> str:
+        """A new session's token; signed in as `account` (a bindery_support.Account) when given."""
+        if account is not None:
+            return sign_in(self.url, account)
         request = urllib.request.Request(f"{self.url}/api/sessions", method="POST")
         with urllib.request.urlopen(request, timeout=5) as response:
             return json.load(response)["token"]

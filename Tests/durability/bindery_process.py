@@ -70,6 +70,8 @@ class Bindery:
 
 
 def upstream_patch(base: str, endpoints: dict) -> dict:
+    """PATCHes the fake upstream's `endpoints` settings without a session: for a server started
+    with `--open-upstream-control` (otherwise only an administrator may)."""
     request = urllib.request.Request(
         f"{base}/api/upstream", data=json.dumps({"endpoints": endpoints}).encode(), method="PATCH",
         headers={"Content-Type": "application/merge-patch+json"})

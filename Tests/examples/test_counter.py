@@ -72,6 +72,9 @@ def test_the_openapi_document_lists_the_counter(counter):
                  "/api/views/counter/events", "/counter"):
         assert path in paths, path
     assert "/api/upstream" not in paths, "the seed apps' routes leaked into another app"
+    # The Counter has no users (no `users:` verifier): it offers no sign-in, only sessions.
+    assert not [p for p in paths if p.startswith("/api/session/sign")], "an app without users offers a sign-in"
+    assert "/api/session" in paths and "/api/sessions" in paths
 
 
 def test_the_counter_page_binds_in_the_browser(counter, browser):

@@ -1,6 +1,6 @@
 """Clients of the multi-node tests: JSON calls with a bearer session, an SSE watcher that resumes
-with Last-Event-ID across node restarts, a writer that PATCHes with If-Match and retries, and
-the checks of what a watcher saw. Every wait is bounded."""
+with Last-Event-ID across node restarts, a writer that PATCHes a session's list with If-Match and
+retries, and the checks of what a watcher saw. Every wait is bounded."""
 
 from __future__ import annotations
 
@@ -223,10 +223,19 @@ class WriterLog:
     unexpected: list[str] = field(default_factory=list)
 
 
+WRITTEN = "list"
+"""What the writers write: each session's list of points of interest (its `currentCityId`), not
+the login form, whose password is a sensitive input: such a view model logs no versions (a
+stream resuming after a restart gets one snapshot, not the versions it missed) and its password
+is on the node that was told it only, so the form cannot show that every version reached every
+watcher."""
+
+
 class IfMatchWriter(threading.Thread):
-    """PATCHes one session's form through `base` with If-Match until stopped: on 200 the write is
-    acknowledged; on 412, or when the outcome is unknown (no answer, 5xx from a node going down),
-    it reads the current version again and carries on with its next value. Every value is unique."""
+    """PATCHes one session's list (WRITTEN) through `base` with If-Match until stopped, each time
+    to a city other than the one of the version it matches (so every write makes a version): on
+    200 the write is acknowledged; on 412, or when the outcome is unknown (no answer, 5xx from a
+    node going down), it reads the current version again and carries on."""
 
     def __init__(self, base: str, token: str, tag: str, pause: float = 0.03, max_seconds: float = 300.0):
         super().__init__(daemon=True, name=f"writer-{tag}")
@@ -234,62 +243,73 @@ class IfMatchWriter(threading.Thread):
         self.log = WriterLog()
         self.http = requests.Session()
         self._halt = threading.Event()
+        self._cities: list[int] = []
 
     def stop(self, timeout: float = TIMEOUT + 5) -> None:
         self._halt.set()
         self.join(timeout)
 
-    def _current(self) -> int | None:
+    def _current(self) -> tuple[int, dict] | None:
+        """The list's current version and inputs."""
         deadline = time.monotonic() + 20
         while not self._halt.is_set() and time.monotonic() < deadline:
             try:
-                response = call(self.base, "GET", "/api/views/form", self.token, session=self.http)
+                response = call(self.base, "GET", f"/api/views/{WRITTEN}", self.token, session=self.http)
             except requests.RequestException:
                 self._halt.wait(0.1)
                 continue
             if response.status_code == 200:
-                return etag_version(response)
+                body = response.json()
+                self._cities = self._cities or [city["id"] for city in body["outputs"]["cities"]]
+                return etag_version(response), body["inputs"]
             if response.status_code == 401:
                 self.log.unauthorized += 1
                 return None
             self._halt.wait(0.1)
         return None
 
+    def _next(self, n: int, inputs: dict) -> dict:
+        """The n-th write: a city other than the current one (the writers of one session step
+        through the cities from different places)."""
+        others = [city for city in self._cities if city != inputs.get("currentCityId")]
+        return {"currentCityId": others[(n + sum(map(ord, self.tag))) % len(others)]}
+
     def run(self) -> None:
         deadline = time.monotonic() + self.max_seconds
-        version, n = self._current(), 0
-        while version is not None and not self._halt.is_set() and time.monotonic() < deadline:
+        current, n = self._current(), 0
+        while current is not None and not self._halt.is_set() and time.monotonic() < deadline:
+            version, known = current
             n += 1
-            inputs = {"phone": f"139{n:08d}", "password": f"{self.tag}-{n}"}
+            inputs = self._next(n, known)
             try:
-                response = call(self.base, "PATCH", "/api/views/form", self.token, inputs,
+                response = call(self.base, "PATCH", f"/api/views/{WRITTEN}", self.token, inputs,
                                 {"If-Match": f'"{version}"'}, session=self.http)
             except requests.RequestException:
                 self.log.ambiguous += 1
-                version = self._current()
+                current = self._current()
                 continue
             if response.status_code == 200:
                 acked = etag_version(response)
                 body = response.json()
                 # The write itself is version + 1; the answer may already show a later version the
-                # node rendered right after it (a watcher arriving makes the form active), never
+                # node rendered right after it (a watcher arriving makes the list active), never
                 # an earlier one. The inputs check below proves the write is in it.
                 if acked <= version:
                     self.log.unexpected.append(f"If-Match {version} acknowledged as version {acked}")
                 if body["inputs"] != inputs:
                     self.log.unexpected.append(f"version {acked} acknowledged with inputs {body['inputs']}, sent {inputs}")
                 self.log.acks.append(Ack(acked, inputs, time.monotonic()))
-                version = acked
+                current = (acked, body["inputs"])
             elif response.status_code == 412:
                 self.log.conflicts += 1
-                version = self._current()
+                current = self._current()
             elif response.status_code == 401:
                 self.log.unauthorized += 1
                 return
             elif response.status_code in (502, 503, 504):
                 self.log.ambiguous += 1
-                version = self._current()
+                current = self._current()
             else:
                 self.log.unexpected.append(f"{response.status_code} {response.text[:200]}")
-                version = self._current()
+                current = self._current()
             self._halt.wait(self.pause)

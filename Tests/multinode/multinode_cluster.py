@@ -15,6 +15,7 @@ import pwd
 import shutil
 import signal
 import socket
+import secrets
 import subprocess
 import sys
 import tempfile
@@ -379,7 +380,11 @@ class Cluster:
 
     def __init__(self, store: str, count: int, workdir: Path, name: str = "cluster",
                  extra: list[str] | None = None, with_nginx: bool = True):
-        self.nodes = [Node(f"{name}-node{i + 1}", store, workdir / f"node{i + 1}", extra) for i in range(count)]
+        # Nodes sharing a store share the key sensitive inputs are sealed with (as a deployment
+        # does): a password typed on one node is there on the next.
+        sealing = ["--sealing-key", secrets.token_hex(32)]
+        self.nodes = [Node(f"{name}-node{i + 1}", store, workdir / f"node{i + 1}", sealing + (extra or []))
+                      for i in range(count)]
         self.nginx = Nginx([f"127.0.0.1:{n.port}" for n in self.nodes], name=f"{name}-nginx") if with_nginx else None
         self.timings: dict[str, float] = {}
 

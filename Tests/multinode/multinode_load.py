@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from multinode_client import IfMatchWriter, Watcher, call, expect, gaps, new_session
+from multinode_client import WRITTEN, IfMatchWriter, Watcher, call, expect, gaps, new_session
 
 SOLO = 4            # sessions with one writer each (one more session is shared by two writers)
 SETTLE = 1.5        # seconds of load before, between and after the node changes
@@ -19,7 +19,7 @@ class Rolled:
     tokens: list[str]
     writers: list[IfMatchWriter]
     watchers: list[Watcher]         # watchers[i] watches tokens[i]
-    finals: dict[str, dict]         # each session's form read back through nginx at the end
+    finals: dict[str, dict]         # each session's list read back through nginx at the end
     steps: list[str]
 
 
@@ -31,7 +31,7 @@ def roll(cluster, victim_index: int = 1) -> Rolled:
     tokens = [new_session(base) for _ in range(SOLO + 1)]
     writers = [IfMatchWriter(base, token, f"s{i}") for i, token in enumerate(tokens[:SOLO])]
     writers += [IfMatchWriter(base, tokens[-1], "shared-a"), IfMatchWriter(base, tokens[-1], "shared-b")]
-    watchers = [Watcher(base, token, name=f"watch-{i}") for i, token in enumerate(tokens)]
+    watchers = [Watcher(base, token, path=WRITTEN, name=f"watch-{i}") for i, token in enumerate(tokens)]
     steps: list[str] = []
     try:
         try:
@@ -56,7 +56,7 @@ def roll(cluster, victim_index: int = 1) -> Rolled:
         finally:
             for writer in writers:
                 writer.stop()
-        finals = {token: expect(call(base, "GET", "/api/views/form", token), 200,
+        finals = {token: expect(call(base, "GET", f"/api/views/{WRITTEN}", token), 200,
                                 "reading a session back through nginx after the restarts").json() for token in tokens}
         for watcher, token in zip(watchers, tokens):
             watcher.wait_for_version(finals[token]["version"], CATCH_UP)

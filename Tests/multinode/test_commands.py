@@ -14,6 +14,9 @@ pytestmark = pytest.mark.postgres
 
 LEASE = 3            # seconds (--command-lease): renewed every second, checked every second
 SLOW = 60_000        # ms of upstream latency: the load outlives the test
+# The tests slow the fake upstream down with PATCH /api/upstream: these nodes let anyone (the
+# admin rule of that route is Tests/users/test_upstream_control.py's).
+OPEN_UPSTREAM = ["--open-upstream-control"]
 
 
 def list_on(base: str, token: str) -> dict:
@@ -21,8 +24,8 @@ def list_on(base: str, token: str) -> dict:
 
 
 def test_a_killed_nodes_command_shows_interrupted_once_its_lease_lapses(cluster_factory, postgres, timings):
-    cluster = cluster_factory(postgres.url(postgres.create_database()), 2, extra=["--command-lease", str(LEASE)],
-                              with_nginx=False)
+    cluster = cluster_factory(postgres.url(postgres.create_database()), 2,
+                              extra=["--command-lease", str(LEASE), *OPEN_UPSTREAM], with_nginx=False)
     one, two = cluster.nodes
     token = new_session(one.base)
     assert list_on(two.base, token)["commands"]["load"]["executing"] is False, "node 2 holds the list before the load"
@@ -74,7 +77,7 @@ def test_a_stopped_nodes_command_shows_interrupted_before_its_lease_would_lapse(
     """SIGTERM (a deploy, a scale-in): the node gives up its leases as it stops, so the other nodes
     show its command interrupted at their next check (every third of the lease), not a lease later."""
     cluster = cluster_factory(postgres.url(postgres.create_database()), 2,
-                              extra=["--command-lease", str(STOP_LEASE)], with_nginx=False)
+                              extra=["--command-lease", str(STOP_LEASE), *OPEN_UPSTREAM], with_nginx=False)
     one, two = cluster.nodes
     token = new_session(one.base)
     endpoints = {"travel": {"latencyMs": SLOW}, "hotel": {"latencyMs": SLOW}}

@@ -4,14 +4,15 @@ watcher's versions only increased with no gap (or a full snapshot covered it), a
 lost (no 401 for a session that existed).
 
 The load (multinode_load.py): one writer per session for most sessions and two writers sharing one
-session (they conflict: 412, re-read, go on), all PATCHing the form with If-Match through nginx;
-one SSE watcher per session through nginx, resuming with Last-Event-ID whenever its node goes away."""
+session (they conflict: 412, re-read, go on), all PATCHing the session's list (its current city)
+with If-Match through nginx; one SSE watcher per session through nginx, resuming with Last-Event-ID
+whenever its node goes away."""
 
 from __future__ import annotations
 
 import pytest
 
-from multinode_client import call, etag_version, expect
+from multinode_client import WRITTEN, call, etag_version, expect
 from multinode_load import check_acknowledged, check_sessions, check_watchers, roll
 
 pytestmark = pytest.mark.postgres
@@ -27,7 +28,7 @@ def test_every_acknowledged_write_is_in_the_store(rolled, pg_cluster):
     # Read every session on a surviving node directly too, not only through nginx.
     alive = next(n for n in pg_cluster.nodes if n.running)
     for token in rolled.tokens:
-        direct = expect(call(alive.base, "GET", "/api/views/form", token), 200, f"reading on {alive.name}")
+        direct = expect(call(alive.base, "GET", f"/api/views/{WRITTEN}", token), 200, f"reading on {alive.name}")
         assert etag_version(direct) >= rolled.finals[token]["version"]
     print(f"\n{summary}")
 

@@ -10,7 +10,8 @@ import uuid
 
 import pytest
 
-from multinode_client import call, expect, new_session
+from bindery_support import LI_LEI, sign_in
+from multinode_client import call, expect
 
 pytestmark = pytest.mark.postgres
 
@@ -30,7 +31,7 @@ def add_step(base: str, token: str, key: str, name: str):
 def test_a_retry_on_another_node_or_after_a_kill_gets_the_first_answer(cluster_factory, postgres):
     cluster = cluster_factory(postgres.url(postgres.create_database()), 2, with_nginx=False)
     one, two = cluster.nodes
-    token = new_session(one.base)
+    token = sign_in(one.base, LI_LEI)   # adding a step needs a signed-in session
     name = f"rinse-{uuid.uuid4().hex[:6]}"
     key = str(uuid.uuid4())
     first = add_step(one.base, token, key, name)
@@ -51,7 +52,7 @@ def test_a_retry_on_another_node_or_after_a_kill_gets_the_first_answer(cluster_f
 def test_the_same_request_on_two_nodes_at_once_adds_one_step(cluster_factory, postgres):
     cluster = cluster_factory(postgres.url(postgres.create_database()), 2, with_nginx=False)
     one, two = cluster.nodes
-    token = new_session(one.base)
+    token = sign_in(one.base, LI_LEI)   # adding a step needs a signed-in session
     outcomes: list[tuple[int, str | None]] = []
     refusals: list[str] = []
     names = []

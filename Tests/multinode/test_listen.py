@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from multinode_client import IfMatchWriter, Watcher, call, expect, gaps, new_session
+from multinode_client import WRITTEN, IfMatchWriter, Watcher, call, expect, gaps, new_session
 
 pytestmark = pytest.mark.postgres
 
@@ -24,7 +24,7 @@ def test_watchers_get_every_version_when_the_listen_connection_is_killed(pg_clus
     postgres, database = pg_cluster.postgres, pg_cluster.database
     watched, writing = pg_cluster.nodes[0], pg_cluster.nodes[1]
     tokens = [new_session(writing.base) for _ in range(SESSIONS)]
-    watchers = [Watcher(watched.base, token, name=f"listen-watch-{i}") for i, token in enumerate(tokens)]
+    watchers = [Watcher(watched.base, token, path=WRITTEN, name=f"listen-watch-{i}") for i, token in enumerate(tokens)]
     writers = [IfMatchWriter(writing.base, token, f"listen-{i}", pause=0.05) for i, token in enumerate(tokens)]
     killed_rounds = []
     try:
@@ -71,8 +71,9 @@ def test_watchers_get_every_version_when_the_listen_connection_is_killed(pg_clus
                 f"it was opened {watcher.connections} times")
         # The nodes still serve and still push after all that.
         token = tokens[0]
-        expect(call(writing.base, "PATCH", "/api/views/form", token, {"phone": "18699999999"}), 200)
-        assert watchers[0].wait_for(lambda w: w.events[-1].inputs.get("phone") == "18699999999", CATCH_UP), (
+        city = next(c for c in (1, 10) if c != watchers[0].events[-1].inputs["currentCityId"])
+        expect(call(writing.base, "PATCH", f"/api/views/{WRITTEN}", token, {"currentCityId": city}), 200)
+        assert watchers[0].wait_for(lambda w: w.events[-1].inputs.get("currentCityId") == city, CATCH_UP), (
             "a PATCH after the kills did not reach the watcher on the other node")
     finally:
         for watcher in watchers:

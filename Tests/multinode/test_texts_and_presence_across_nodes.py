@@ -2,7 +2,8 @@
 three nodes at once on stale revisions are ordered by the record's version (a node that loses the
 race reloads, transforms again and retries) and every node ends with the same text holding each
 marker once; a repeated edit id sent to another node applies nothing; presence said on one node
-reaches a stream on another and leaves it. Budget: 30 s."""
+(by a signed-in user: shown with the user's name) reaches a stream on another and leaves it.
+Budget: 30 s."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import time
 import pytest
 import requests
 
+from bindery_support import HAN_MEIMEI, LI_LEI, sign_in
 from multinode_client import TIMEOUT, auth, call, expect, new_session
 
 pytestmark = pytest.mark.postgres
@@ -29,7 +31,8 @@ def post_edit(base: str, token: str, edit: dict) -> requests.Response:
 
 def test_edits_sent_to_three_nodes_at_once_merge_in_one_order(pg_cluster):
     nodes = pg_cluster.nodes
-    tokens = [new_session(node.base) for node in nodes]
+    # Editing the text needs a signed-in session: one per node, the two demo accounts in turn.
+    tokens = [sign_in(node.base, (LI_LEI, HAN_MEIMEI)[i % 2]) for i, node in enumerate(nodes)]
     start = expect(call(nodes[0].base, "GET", f"{EDIT}/inputs/blurb", tokens[0]), 200).json()
     errors: list[str] = []
     answers: dict[str, list[dict]] = {}
@@ -89,7 +92,8 @@ def test_edits_sent_to_three_nodes_at_once_merge_in_one_order(pg_cluster):
 
 def test_presence_said_on_one_node_reaches_a_stream_on_another(pg_cluster):
     one, two, _ = pg_cluster.nodes
-    typist, watcher = new_session(one.base), new_session(two.base)
+    # The typist is signed in (presence shows the user's name); the watcher only reads.
+    typist, watcher = sign_in(one.base, HAN_MEIMEI), new_session(two.base)
     events: list[dict] = []
     stop = threading.Event()
 
@@ -112,6 +116,7 @@ def test_presence_said_on_one_node_reaches_a_stream_on_another(pg_cluster):
     time.sleep(0.5)  # the stream is open on node 2
 
     here = expect(call(one.base, "PUT", f"{EDIT}/presence", typist, {"field": "blurb"}), 200).json()
+    assert here["you"]["name"] == HAN_MEIMEI.name, f"a signed-in session's presence shows its user's name: {here}"
     assert wait(lambda: any(o["id"] == here["you"]["id"] and o["field"] == "blurb"
                             for e in events for o in e["others"])), f"node 2's stream never saw it: {events}"
     seen = call(two.base, "GET", f"{EDIT}/presence", watcher).json()

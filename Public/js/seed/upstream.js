@@ -2,6 +2,7 @@
 // Not a view model, so it uses the API directly instead of the binder. A value out of range is
 // said at its field (field-error.js), checked before sending and again when the server refuses
 // one (its problem names the field, "endpoints.travel.failureRate"); other failures are toasts.
+// Changing it needs an administrator (401: the sign-in page, then back here; 403: said here).
 
 import * as api from '/js/api.js';
 import { checkFields, showFieldError } from '/js/field-error.js';
@@ -18,6 +19,13 @@ async function patchUpstream(patch) {
 }
 
 const FIELDS = ['latencyMs', 'failureRate'];
+
+/** A refusal for want of a user or a role: the sign-in page, or said in `status`; true if it was one. */
+function needsAdmin(err, status, ctx) {
+  if (api.signInRequired(err)) { ctx.askToSignIn(); return true; }
+  if (api.notAllowed(err)) { status.textContent = 'Not saved: only an administrator may change the upstream.'; return true; }
+  return false;
+}
 
 export function mountUpstreamPanel(section, ctx) {
   const form = section.querySelector('#upstream-form');
@@ -69,6 +77,7 @@ export function mountUpstreamPanel(section, ctx) {
       status.textContent = 'Saved.';
     } catch (err) {
       status.textContent = '';
+      if (needsAdmin(err, status, ctx)) return;
       const field = err instanceof api.ProblemError && err.problem && /^endpoints\.([^.]+)\.([^.]+)$/.exec(err.problem.field || '');
       const input = field && section.querySelector(`#upstream-${CSS.escape(field[1])}-${CSS.escape(field[2])}`);
       if (input) {
@@ -91,6 +100,7 @@ export function mountUpstreamPanel(section, ctx) {
       status.textContent = said;
     } catch (err) {
       status.textContent = '';
+      if (needsAdmin(err, status, ctx)) return;
       ctx.notify({ title: 'Upstream not changed', message: api.describeError(err), details: api.problemDetails(err) });
     }
   };

@@ -2,8 +2,8 @@ import BinderyRuntime
 import CoreMetrics
 import Logging
 
-/// What an app serves: its screens, the models its sessions share and any HTTP routes of its
-/// own. A ``BinderyServer`` runs it with a ``BinderyConfiguration``.
+/// What an app serves: its screens, the models its sessions share, any HTTP routes of its own,
+/// and who signs in. A ``BinderyServer`` runs it with a ``BinderyConfiguration``.
 ///
 /// ```swift
 /// let app = BinderyApp(screens: [Screen("counter", title: "Counter") { CounterViewModel() }])
@@ -19,16 +19,21 @@ public struct BinderyApp: Sendable {
     public var routes: [Route]
     /// Schemas and tags the routes' OpenAPI operations refer to.
     public var openAPI: OpenAPIAdditions
+    /// How people sign in (`Users`); nil: every session stays anonymous, and the sign-in routes
+    /// are not served.
+    public var users: Users?
 
-    /// An app of `screens`, `sharedModels` and `routes`.
+    /// An app of `screens`, `sharedModels` (`SharedCollection`s and `UserRecords`), `routes`,
+    /// and `users` who sign in.
     public init(
         screens: [Screen], sharedModels: [any SharedModel] = [], routes: [Route] = [],
-        openAPI: OpenAPIAdditions = OpenAPIAdditions()
+        openAPI: OpenAPIAdditions = OpenAPIAdditions(), users: Users? = nil
     ) {
         self.screens = screens
         self.sharedModels = sharedModels
         self.routes = routes
         self.openAPI = openAPI
+        self.users = users
     }
 }
 

@@ -37,6 +37,10 @@ public struct BinderyConfiguration: Sendable {
     /// On a shared store (several nodes), how long a deferred command stays shown as running
     /// after its node last renewed its lease on it; the node renews it every third of this.
     public var commandLease: Duration
+    /// What the values of sensitive inputs (a password) are sealed with in the store: nodes sharing
+    /// a store share it. Nil: a key of the process's own (such values then last only as long as
+    /// it does).
+    public var sealingKey: SealingKey?
     /// The tracer a request's spans go to (tests inject one); nil: the one bootstrapped with
     /// `InstrumentationSystem.bootstrap`, if any, else no spans at all.
     package var tracer: (any Tracer)?
@@ -54,8 +58,10 @@ public struct BinderyConfiguration: Sendable {
         sweepInterval: Duration = .seconds(60),
         trustForwardedFor: Bool = false,
         secureCookies: Bool = false,
-        commandLease: Duration = .seconds(15)
+        commandLease: Duration = .seconds(15),
+        sealingKey: SealingKey? = nil
     ) {
+        self.sealingKey = sealingKey
         self.server = server
         self.store = store
         self.publicDirectory = publicDirectory

@@ -75,15 +75,15 @@ public final class BinderyServer: Sendable {
         self.logger = logger
         self.clock = clock
         self.metrics = metrics
+        let node = UUID().uuidString
         let sessions = SessionRegistry(
             limits: configuration.sessions, screens: app.screens, store: store,
             commandLease: configuration.commandLease.timeInterval, reserved: [StoreRecordStorage.session],
-            metrics: metrics
+            metrics: metrics, users: app.users, userModels: app.sharedModels, node: node,
+            sealing: configuration.sealingKey ?? .random()
         )
         let streams = EventStreams(limits: configuration.streams)
-        let presence = PresenceRelay(
-            board: PresenceBoard(), feed: store.capabilities.changeFeed, node: UUID().uuidString, logger: logger
-        )
+        let presence = PresenceRelay(board: PresenceBoard(), feed: store.capabilities.changeFeed, node: node, logger: logger)
         self.sessions = sessions
         self.streams = streams
         self.presence = presence
@@ -142,7 +142,10 @@ public final class BinderyServer: Sendable {
 
     @discardableResult
     private func start(gracefulShutdownSignals signals: [UnixSignal]) async throws -> Int {
-        for model in app.sharedModels {
+        if app.users == nil, let screen = app.screens.first(where: { $0.schema.declaresSignIn }) {
+            throw BinderyServerError.signInWithoutUsers(screen: screen.name)
+        }
+        for model in app.sharedModels where model.connection.perUser == nil {
             let storage = try await StoreRecordStorage.open(store: store, model: model.name)
             try await model.connection.open(storage)
         }
@@ -188,7 +191,7 @@ public final class BinderyServer: Sendable {
         ]
         if let feed = store.capabilities.changeFeed {
             let follower = ChangeFollower(feed: feed, sessions: sessions, metrics: metrics, presence: presence)
-            let models = SharedModelFollower(feed: feed, models: app.sharedModels)
+            let models = SharedModelFollower(feed: feed, models: app.sharedModels, spaces: sessions.spaces)
             let keeper = CommandLeaseKeeper(feed: feed, sessions: sessions, lease: configuration.commandLease, clock: clock)
             loops += [
                 LoopService.Loop(name: "change follower") { await follower.run() },
@@ -238,5 +241,19 @@ private struct HTTPService: Service {
     func run() async throws {
         try? await gracefulShutdown()
         await server.stopServing()
+    }
+}
+
+/// Why a server would not start.
+public enum BinderyServerError: Error, CustomStringConvertible {
+    /// A screen declares a sign-in command, but the app has no `Users` to check credentials.
+    case signInWithoutUsers(screen: String)
+
+    /// One line that says what to change.
+    public var description: String {
+        switch self {
+        case .signInWithoutUsers(let screen):
+            "The screen '\(screen)' declares a sign-in command, but the app has no users: pass BinderyApp(…, users: Users { … })."
+        }
     }
 }

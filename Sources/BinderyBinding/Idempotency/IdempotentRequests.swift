@@ -45,13 +45,17 @@ final class IdempotentRequests: Sendable {
 
     /// Answers `request` by `run` (which turns its errors into problem responses), at most once
     /// per key; `current` answers the view model's current snapshot. Without the header, `run`.
+    ///
+    /// Without `keepsBody` (a view model with a sensitive input) the answer is kept without its
+    /// body, and so is one that sets the session's cookie (it carries a token): a retry gets the
+    /// current snapshot instead.
     func respond(
-        to request: Request, in session: Session,
+        to request: Request, in session: Session, keepsBody: Bool = true,
         current: () async -> Response,
         run: () async -> Response
     ) async -> Response {
         do {
-            return try await respondOnce(to: request, in: session, current: current, run: run)
+            return try await respondOnce(to: request, in: session, keepsBody: keepsBody, current: current, run: run)
         } catch let problem as Problem {
             return problem.response
         } catch {
@@ -60,7 +64,7 @@ final class IdempotentRequests: Sendable {
     }
 
     private func respondOnce(
-        to request: Request, in session: Session,
+        to request: Request, in session: Session, keepsBody: Bool,
         current: () async -> Response,
         run: () async -> Response
     ) async throws -> Response {
@@ -90,7 +94,8 @@ final class IdempotentRequests: Sendable {
             // one's writes were refused, and the answer is that one's.
             return try await replay(held, fingerprint: fingerprint, current: current)
         }
-        guard succeeded || (held != nil && response.status.code < 500), let answer = Self.answer(response) else { return response }
+        guard succeeded || (held != nil && response.status.code < 500), let answer = Self.answer(response, keepsBody: keepsBody)
+        else { return response }
         try? await store.recordAnswer(answer, for: stored)
         return response
     }
@@ -117,7 +122,10 @@ final class IdempotentRequests: Sendable {
             )
         }
         var response: Response
-        if let answer = record.answer {
+        if let answer = record.answer, answer.body.isEmpty, (200..<300).contains(answer.status) {
+            // Kept without its body (a secret was in it): what the request did shows now.
+            response = await current()
+        } else if let answer = record.answer {
             var fields = HTTPFields()
             for pair in answer.headers where pair.count == 2 {
                 if let name = HTTPField.Name(pair[0]) { fields.append(HTTPField(name: name, value: pair[1])) }
@@ -137,11 +145,13 @@ final class IdempotentRequests: Sendable {
         return response
     }
 
-    /// The answer to keep: status, the fields that matter (not a new session's cookie), body.
-    private static func answer(_ response: Response) -> StoredAnswer? {
+    /// The answer to keep: status, the fields that matter (not a new session's cookie), body —
+    /// none when it may not be kept, or it sets a cookie (a sign-in's carries the new token).
+    private static func answer(_ response: Response, keepsBody: Bool) -> StoredAnswer? {
         guard case .bytes(let body) = response.body else { return nil }
+        let setsCookie = response.headers.contains { $0.name == .setCookie }
         let headers = response.headers.filter { $0.name != .setCookie }.map { [$0.name.rawName, $0.value] }
-        return StoredAnswer(status: response.status.code, headers: headers, body: Data(body))
+        return StoredAnswer(status: response.status.code, headers: headers, body: keepsBody && !setsCookie ? Data(body) : Data())
     }
 
     /// Waits while a request with the same key runs on this node, then marks this one running.

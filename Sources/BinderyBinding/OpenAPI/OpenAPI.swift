@@ -40,6 +40,10 @@ public enum OpenAPI {
     /// bearer token or the session cookie.
     static let sessionSecurity: JSONValue = [[:], ["bearerAuth": []], ["sessionCookie": []]]
 
+    /// The credentials of an operation that needs a signed-in session: a bearer token or the
+    /// session cookie of a session signed in (`POST /api/session/sign-in`).
+    static let signedInSecurity: JSONValue = [["bearerAuth": []], ["sessionCookie": []]]
+
     /// `Name` for `name`: the first letter upper-cased, for operation ids.
     static func capitalized(_ name: String) -> String {
         name.prefix(1).uppercased() + name.dropFirst()

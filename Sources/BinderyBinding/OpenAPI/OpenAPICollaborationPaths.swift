@@ -31,7 +31,8 @@ enum OpenAPICollaborationPaths {
                     "413": OpenAPI.response("ContentTooLarge"),
                     "415": OpenAPI.response("UnsupportedMediaType"),
                     "422": OpenAPI.response("UnprocessableContent"),
-                ]
+                ],
+                writes: true, unsafe: true
             )
             post["requestBody"] = ["required": true, "content": OpenAPI.content(OpenAPI.schema("TextEdit"))]
             paths["\(base)/inputs/\(input.name)/ops"] = ["post": .object(post)]
@@ -52,7 +53,8 @@ enum OpenAPICollaborationPaths {
             responses: answer.merging([
                 "400": OpenAPI.response("BadRequest"), "413": OpenAPI.response("ContentTooLarge"),
                 "415": OpenAPI.response("UnsupportedMediaType"), "422": OpenAPI.response("UnprocessableContent"),
-            ]) { $1 }
+            ]) { $1 },
+            unsafe: true
         )
         put["requestBody"] = ["required": false, "content": OpenAPI.content(OpenAPI.schema("PresenceField"))]
         return [
@@ -63,7 +65,8 @@ enum OpenAPICollaborationPaths {
             "put": .object(put),
             "delete": .object(OpenAPIViewPaths.operation(
                 "leave\(route.name)", of: route, summary: "I left: \(route.title)",
-                description: "Says this session left the screen; the others hear of it at once.", responses: answer
+                description: "Says this session left the screen; the others hear of it at once.", responses: answer,
+                unsafe: true
             )),
         ]
     }

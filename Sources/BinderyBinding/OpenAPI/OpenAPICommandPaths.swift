@@ -23,13 +23,15 @@ enum OpenAPICommandPaths {
         _ command: ViewModelSchema.Command, of route: OpenAPIViewRoute, snapshot: JSONValue,
         schemas: inout OpenAPISchemaRegistry
     ) -> JSONValue {
-        let result = schemas.use(route.schema.resultShape(navigates: command.navigates))
+        let result = schemas.use(route.schema.resultShape(navigates: command.navigates, signsIn: command.signsIn))
         var responses: [String: JSONValue] = [
             "200": OpenAPIViewPaths.snapshotResponse(
-                command.navigates
+                command.signsIn
+                    ? "Signed in: the snapshot after it, with `token` (the session's new token, also in the cookie)."
+                    : command.navigates
                     ? "The command finished: the snapshot after it, with `navigate` (the page to open)."
                     : "The command finished: the snapshot after it.",
-                schema: result, replayable: true
+                schema: result, replayable: !command.signsIn
             ),
             "400": OpenAPI.response("BadRequest"),
             "409": OpenAPI.response("Conflict"),
@@ -49,10 +51,16 @@ enum OpenAPICommandPaths {
         if case .queue = command.policy {
             responses["429"] = OpenAPI.response("QueueFull")
         }
+        if command.signsIn {
+            // Answered once done (never 202); wrong credentials 422, too many failures 429.
+            responses["202"] = nil
+            responses["422"] = OpenAPI.response("SignInFailed")
+            responses["429"] = OpenAPI.response("TooManySignIns")
+        }
         var operation = OpenAPIViewPaths.operation(
             command.name + route.name, of: route, summary: "\(command.name): \(command.summary)",
             description: description(of: command), parameters: command.isDeferred ? ["PreferWait", "IdempotencyKey"] : ["IdempotencyKey"],
-            responses: responses
+            responses: responses, writes: true, unsafe: true, command: command
         )
         if let argument = command.argument {
             operation["requestBody"] = ["required": true, "content": OpenAPI.content(schemas.use(argument))]
@@ -73,7 +81,8 @@ enum OpenAPICommandPaths {
                 "409": OpenAPI.problem("No execution of the command is running (`Command not running`)."),
                 "413": OpenAPI.response("ContentTooLarge"),
                 "415": OpenAPI.response("UnsupportedMediaType"),
-            ]
+            ],
+            writes: true, unsafe: true, command: command
         ))
     }
 
@@ -99,7 +108,14 @@ enum OpenAPICommandPaths {
                 "Policy `queue`: executions run one after another in order; at most \(limit) may wait, more are 429."
             )
         }
-        if command.isDeferred {
+        if command.signsIn {
+            lines.append(
+                "It signs the session in with the credentials the view model holds and is answered once done, whatever "
+                    + "`Prefer: wait` says: the answer carries the session's new token (`token`, and the cookie); the old "
+                    + "token is refused from then on. Wrong credentials are 422, too many failures 429 with `Retry-After`, "
+                    + "a verifier that cannot check them 502; nothing changes then."
+            )
+        } else if command.isDeferred {
             lines.append(
                 "Its work awaits: it answers 202 unless `Prefer: wait=S` covers it, and `POST …/commands/"
                     + "\(command.name)/cancel` stops it."

@@ -32,9 +32,10 @@ struct OpenAPIDocument {
                 "schemas": .object(
                     OpenAPISchemas.all.merging(schemas.components) { first, _ in first }
                         .merging(OpenAPICollaborationPaths.schemas) { first, _ in first }
+                        .merging(OpenAPIUserPaths.schemas) { first, _ in first }
                         .merging(additions.schemas) { first, _ in first }
                 ),
-                "responses": .object(OpenAPIResponses.all),
+                "responses": .object(OpenAPIResponses.all.merging(OpenAPIUserPaths.responses) { first, _ in first }),
                 "parameters": .object(OpenAPIParameters.all),
                 "headers": .object(OpenAPIParameters.headers),
                 "securitySchemes": .object(OpenAPIParameters.securitySchemes),

@@ -35,19 +35,25 @@ enum OpenAPIFixedPaths {
         ok: ["description": "The OpenAPI 3.1 document.", "content": OpenAPI.content(["type": "object"])]
     )
 
+    /// What `PUT /api/session` answers: whether it made the session, and who it is signed in as.
+    private static let ensured = OpenAPI.object([
+        "created": ["type": "boolean"], "user": ["oneOf": [OpenAPI.schema("User"), ["type": "null"]]],
+    ])
+
     /// `PUT /api/session`: the client's session, made if it has none.
     static var ensureSession: JSONValue {
         var ensure = operation(
             "ensureSession", tag: "sessions", summary: "Make sure this client has a session",
             description: "Reading a screen needs no session (nothing is kept for it). A page that will write or watch "
                 + "calls this first, so its parallel requests share one session: the session the cookie or bearer "
-                + "token names (200), or a new one with its cookie (201). An unknown bearer token is 401.",
-            ok: ["description": "The request's session exists.", "content": OpenAPI.content(OpenAPI.object(["created": ["type": "boolean"]]))],
+                + "token names (200), or a new one with its cookie (201); `user` says who it is signed in as (null: "
+                + "anonymous). An unknown bearer token is 401.",
+            ok: ["description": "The request's session exists.", "content": OpenAPI.content(ensured)],
             also: [
                 "201": [
                     "description": "A new session; the cookie carries it.",
                     "headers": ["Set-Cookie": OpenAPI.header("SetCookie")],
-                    "content": OpenAPI.content(OpenAPI.object(["created": ["type": "boolean"]])),
+                    "content": OpenAPI.content(ensured),
                 ],
                 "401": OpenAPI.response("Unauthorized"),
             ]

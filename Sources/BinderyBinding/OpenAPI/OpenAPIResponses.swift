@@ -42,8 +42,9 @@ enum OpenAPIResponses {
     /// The responses with headers or another media type.
     private static var others: [String: JSONValue] {
         var unauthorized = OpenAPI.problem(
-            "The bearer token is unknown or expired; create a session with POST /api/sessions. "
-                + "(An unknown cookie gets a fresh session instead.)"
+            "The bearer token is unknown or expired (`Unknown session`; create a session with POST /api/sessions — an "
+                + "unknown cookie gets a fresh session instead), or what was asked needs a signed-in session and this one "
+                + "is anonymous (`Sign-in required`; sign in with POST /api/session/sign-in). Nothing changed."
         ).objectValue ?? [:]
         unauthorized["headers"] = ["WWW-Authenticate": ["schema": ["type": "string", "const": "Bearer"], "required": true]]
         var methodNotAllowed = OpenAPI.problem(

@@ -60,7 +60,23 @@ enum OpenAPISchemas {
             "sensitiveInputs": sensitiveInputs,
             "latencyBudgets": latencyBudgets,
             "children": ["type": "array", "items": OpenAPI.schema("ChildRoute")],
+            "readAccess": access("Who may read the screen (its snapshot, events, versions) and everything below it."),
+            "writeAccess": access("Who may write the screen's inputs and run its commands."),
         ])
+    }
+
+    /// An access rule as the catalogue shows it.
+    private static func access(_ description: String) -> JSONValue {
+        var schema = object([
+            "signIn": ["type": "boolean", "description": "Whether a signed-in user is needed."],
+            "roles": [
+                "type": "array", "items": ["type": "string"],
+                "description": "The roles accepted (any one); empty: any signed-in user, if `signIn`.",
+            ],
+            "conditional": ["type": "boolean", "description": "Whether the rule also depends on the view model itself."],
+        ]).objectValue ?? [:]
+        schema["description"] = .string(description)
+        return .object(schema)
     }
 
     /// The names of a view model's secret inputs, which tools mask.
@@ -100,8 +116,13 @@ enum OpenAPISchemas {
                     "type": "object", "additionalProperties": ["type": "object"],
                     "description": "The JSON Schema of each parameter of the pattern.",
                 ],
+                "readAccess": access("Who may read the child view model: its own rule and its parents'."),
+                "writeAccess": access("Who may write the child view model's inputs and run its commands."),
             ],
-            required: ["name", "title", "pattern", "url", "api", "viewModel", "sensitiveInputs", "latencyBudgets", "parameters"]
+            required: [
+                "name", "title", "pattern", "url", "api", "viewModel", "sensitiveInputs", "latencyBudgets", "parameters",
+                "readAccess", "writeAccess",
+            ]
         )
     }
 

@@ -41,22 +41,42 @@ enum OpenAPIViewPaths {
         }
     }
 
-    /// The operation fields every view-model operation shares.
+    /// The operation fields every view-model operation shares. `writes` for one that changes the
+    /// view model (its write rule applies, and `command`'s own); `unsafe` for a method a browser on
+    /// another site could send (refused, 403).
+    ///
+    /// Who may call it is said three ways: the description names the rule; an operation that needs a
+    /// signed-in session lists only the credentials as its security (no anonymous alternative);
+    /// and a rule that may refuse a signed-in user adds 403.
     static func operation(
         _ id: String, of route: OpenAPIViewRoute, summary: String, description: String,
-        parameters: [String] = [], responses: [String: JSONValue]
+        parameters: [String] = [], responses: [String: JSONValue], writes: Bool = false, unsafe: Bool = false,
+        command: ViewModelSchema.Command? = nil
     ) -> [String: JSONValue] {
+        var access = writes ? route.readAccess.combined(with: route.schema.writeAccess) : route.readAccess
+        if writes, let command { access = access.combined(with: command.executeAccess) }
         var common: [String: JSONValue] = [
             "401": OpenAPI.response("Unauthorized"), "404": OpenAPI.response("NotFound"),
             "431": OpenAPI.response("HeaderFieldsTooLarge"),
         ]
+        if unsafe || !access.roles.isEmpty || access.conditional { common["403"] = OpenAPI.response("Forbidden") }
         common.merge(responses) { $1 }
         var operation: [String: JSONValue] = [
             "operationId": .string(id), "tags": [.string(route.screen)], "summary": .string(summary),
-            "description": .string(description), "security": OpenAPI.sessionSecurity, "responses": .object(common),
+            "description": .string(description + Self.accessNote(access)),
+            "security": access.signIn ? OpenAPI.signedInSecurity : OpenAPI.sessionSecurity, "responses": .object(common),
         ]
         if !parameters.isEmpty { operation["parameters"] = .array(parameters.map(OpenAPI.parameter)) }
         return operation
+    }
+
+    /// What the description says of who may call an operation: nothing when everyone may.
+    static func accessNote(_ access: AccessSummary) -> String {
+        guard access.signIn else { return "" }
+        var who = "a signed-in session"
+        if !access.roles.isEmpty { who += " with the role " + access.roles.map { "`\($0)`" }.joined(separator: " or ") }
+        if access.conditional { who += ", as the view model's own rule decides" }
+        return "\n\nAccess: \(who); anonymous 401 (`Sign-in required`)" + (access.roles.isEmpty && !access.conditional ? "." : ", others 403.")
     }
 
     /// A response carrying a snapshot (or a command's result) with its ETag.
@@ -101,7 +121,8 @@ enum OpenAPIViewPaths {
                 "413": OpenAPI.response("ContentTooLarge"),
                 "415": OpenAPI.response("UnsupportedMediaType"),
                 "422": OpenAPI.response("UnprocessableContent"),
-            ]
+            ],
+            writes: true, unsafe: true
         )
         write["requestBody"] = [
             "required": true,

@@ -25,13 +25,15 @@ struct OpenAPIViewRoute {
     let schema: ViewModelSchema
     /// The parameters of the pattern, outermost first.
     let parameters: [Parameter]
+    /// Who may read it: its own rule and every parent's.
+    let readAccess: AccessSummary
 
     /// Every screen's root and every child route below it, depth first.
     static func all(_ screens: [Screen]) -> [OpenAPIViewRoute] {
         screens.flatMap { screen in
             let root = OpenAPIViewRoute(
                 pattern: screen.name, screen: screen.name, name: OpenAPI.capitalized(screen.name), title: screen.title,
-                schema: screen.schema, parameters: []
+                schema: screen.schema, parameters: [], readAccess: screen.schema.readAccess
             )
             return [root] + root.descendants
         }
@@ -44,7 +46,8 @@ struct OpenAPIViewRoute {
                 pattern: "\(pattern)/\(child.pattern)", screen: screen, name: name + OpenAPI.capitalized(child.name),
                 title: child.title, schema: child.viewModel,
                 parameters: parameters
-                    + (child.hasParameter ? [Parameter(name: child.parameter, schema: child.parameterSchema, child: child)] : [])
+                    + (child.hasParameter ? [Parameter(name: child.parameter, schema: child.parameterSchema, child: child)] : []),
+                readAccess: readAccess.combined(with: child.viewModel.readAccess)
             )
             return [route] + route.descendants
         }

@@ -6,7 +6,7 @@ import BinderyStore
 /// version pushed; one nobody here follows is only marked behind and reloads on its next use.
 /// After a dropped and re-established feed, every view model held here is caught up from the
 /// store the same way, so no watcher misses a version. Presence announced by other nodes goes to
-/// the presence board.
+/// the presence board; sessions they ended or signed in leave this node's memory.
 struct ChangeFollower: Sendable {
     let feed: any ChangeFeed
     let sessions: SessionRegistry
@@ -27,9 +27,12 @@ struct ChangeFollower: Sendable {
                 case .markedBehind: metrics.storeNotification(lag: nil, reloaded: false)
                 }
             case .resynchronize:
+                // Missed notifications may have ended or re-keyed sessions on other nodes too.
+                await sessions.revalidate()
                 for session in sessions.liveSessions { await session.graph.refreshAll() }
             case .announcement(let message):
                 presence.receive(message)
+                sessions.receive(message)
             }
         }
     }

@@ -15,12 +15,18 @@ struct StorePersistence: ViewModelPersistence {
         /// How long a command recorded as running on a shared store outlives its last lease renewal.
         let commandLease: TimeInterval
         let metrics: BinderyMetrics?
+        /// What the values of sensitive inputs are sealed with in the store.
+        let sealing: SealingKey
 
-        init(store: any SessionStateStore, now: @escaping @Sendable () -> Date, commandLease: TimeInterval, metrics: BinderyMetrics?) {
+        init(
+            store: any SessionStateStore, now: @escaping @Sendable () -> Date, commandLease: TimeInterval, metrics: BinderyMetrics?,
+            sealing: SealingKey
+        ) {
             self.store = store
             self.now = now
             self.commandLease = commandLease
             self.metrics = metrics
+            self.sealing = sealing
         }
     }
 
@@ -38,12 +44,17 @@ struct StorePersistence: ViewModelPersistence {
         defer { metrics?.storeCommit(duration: ContinuousClock.now - started, outcome: outcome) }
         let at = now()
         let writes = try versions.map { version in
-            ViewModelWrite(
-                key: ViewModelKey(session: session, path: version.path),
+            let key = ViewModelKey(session: session, path: version.path)
+            return ViewModelWrite(
+                key: key,
                 expected: version.expected,
                 version: version.snapshot.version,
-                state: try StoredJSON.encode(version.state),
-                snapshot: Data(version.snapshot.bytes),
+                state: try StoredJSON.encode(
+                    SealedMembers.seal(version.state, members: version.sealedMembers, key: context.sealing, place: key)
+                ),
+                // A view model with a sensitive input logs its snapshots masked: the secret never
+                // reaches the store.
+                snapshot: Data(version.loggedSnapshot ?? version.snapshot.bytes),
                 runningCommand: version.runningCommand.map { DeferredCommand(name: $0, startedAt: at) },
                 at: at, claim: Self.claim(of: version)
             )
@@ -73,7 +84,7 @@ struct StorePersistence: ViewModelPersistence {
         } else {
             try await store.viewModels(of: session).filter { $0.key.path == path }
         }
-        return Self.restored(from: records, store: store, now: now(), lease: commandLease)[path]
+        return Self.restored(from: records, store: store, now: now(), lease: commandLease, sealing: context.sealing)[path]
     }
 
     func versions(of path: String, after version: Int) async throws -> [EncodedSnapshot]? {
@@ -92,8 +103,9 @@ struct StorePersistence: ViewModelPersistence {
     /// ``StoreCapabilities/isShared``) another node may still be running it: it shows as running
     /// there until its lease lapses (`lease` seconds after that node last renewed it), then as
     /// interrupted.
+    /// Sensitive values sealed with `sealing` come back opened (others are left out).
     static func restored(
-        from records: [ViewModelRecord], store: any SessionStateStore, now: Date, lease: TimeInterval
+        from records: [ViewModelRecord], store: any SessionStateStore, now: Date, lease: TimeInterval, sealing: SealingKey
     ) -> [String: RestoredViewModel] {
         let shared = store.capabilities.isShared
         var restored: [String: RestoredViewModel] = [:]
@@ -110,8 +122,9 @@ struct StorePersistence: ViewModelPersistence {
             case nil:
                 break
             }
+            let state = (try? StoredJSON.decode(record.state)).map { SealedMembers.open($0, key: sealing, place: record.key) }
             restored[record.key.path] = RestoredViewModel(
-                version: record.version, state: (try? StoredJSON.decode(record.state)) ?? .null,
+                version: record.version, state: state ?? .null,
                 interruptedCommand: interrupted, runningCommand: running
             )
         }

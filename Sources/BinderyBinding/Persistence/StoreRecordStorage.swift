@@ -5,10 +5,11 @@ import Foundation
 /// A shared model's records in Bindery's session store, so they last on SQLite, in memory and on
 /// PostgreSQL with no store code of their own.
 ///
-/// They live under a reserved pseudo-session (``session``, 32 bytes of `0xff`, no token hashes
-/// to it in practice) created with `Date.distantFuture` as its times: idle purges (`last use <
-/// cutoff`) never pick it and LRU eviction takes it last (only a limit of 0 sessions would). Each
-/// record is one view-model record at `<model>/<id>` (the recipes: `recipes/<id>`) whose state is
+/// They live under a reserved pseudo-session, a record space (``SessionKind/records``: idle purges
+/// and the store's trim never touch it): every shared model's under ``session`` (32 bytes of
+/// `0xff`, no token hashes to it in practice), each user's records (``UserRecords``) under a
+/// space of that user's (``UserSpaces``). Each record is one view-model record at `<model>/<id>`
+/// (the recipes: `recipes/<id>`) whose state is
 /// the record's JSON and whose version is the record's; a deleted record is a write of `null` (a
 /// tombstone). Every write names the version it replaces, so a second node writing the same record
 /// gets a conflict. What a version changed (its text edits, a deletion's record) is the version
@@ -18,21 +19,26 @@ package struct StoreRecordStorage: SharedRecordStorage {
     package static let session = SessionTokenHash(bytes: Data(repeating: 0xff, count: SessionTokenHash.byteCount))!
 
     private let store: any SessionStateStore
+    /// The record space the records live in.
+    private let space: SessionTokenHash
     /// `<model>/`: the path prefix of this model's records.
     private let prefix: String
 
-    private init(store: any SessionStateStore, model: String) {
+    private init(store: any SessionStateStore, space: SessionTokenHash, model: String) {
         self.store = store
+        self.space = space
         self.prefix = model + "/"
     }
 
-    /// The storage of the model named `model` in `store`, creating the pseudo-session when it is
-    /// missing.
-    static func open(store: any SessionStateStore, model: String) async throws(SharedRecordError) -> StoreRecordStorage {
+    /// The storage of the model named `model` in the record space `space` of `store` (the shared
+    /// models' by default), creating the space when it is missing.
+    static func open(
+        store: any SessionStateStore, model: String, space: SessionTokenHash = session
+    ) async throws(SharedRecordError) -> StoreRecordStorage {
         do {
-            if try await store.session(session) == nil {
+            if try await store.session(space) == nil {
                 do {
-                    _ = try await store.createSession(session, at: .distantFuture)
+                    _ = try await store.createSession(space, at: .distantFuture, kind: .records)
                 } catch StoreError.sessionExists {
                     // Another node created it first.
                 }
@@ -40,12 +46,13 @@ package struct StoreRecordStorage: SharedRecordStorage {
         } catch {
             throw .unavailable(reason: "\(error)")
         }
-        return StoreRecordStorage(store: store, model: model)
+        return StoreRecordStorage(store: store, space: space, model: model)
     }
 
-    /// The record id a changed view-model key names in the model `model`, if it is one of its.
-    static func recordID(of key: ViewModelKey, model: String) -> String? {
-        guard key.session == session, key.path.hasPrefix(model + "/") else { return nil }
+    /// The record id a changed view-model key names in the model `model` of the record space
+    /// `space`, if it is one of its.
+    static func recordID(of key: ViewModelKey, model: String, space: SessionTokenHash = session) -> String? {
+        guard key.session == space, key.path.hasPrefix(model + "/") else { return nil }
         return String(key.path.dropFirst(model.count + 1))
     }
 
@@ -53,7 +60,7 @@ package struct StoreRecordStorage: SharedRecordStorage {
     package func loadAll() async throws(SharedStorageError) -> [StoredRecord] {
         let records: [ViewModelRecord]
         do {
-            records = try await store.viewModels(of: Self.session)
+            records = try await store.viewModels(of: space)
         } catch {
             throw .unavailable(reason: "\(error)")
         }
@@ -109,6 +116,6 @@ package struct StoreRecordStorage: SharedRecordStorage {
     }
 
     private func key(_ id: String) -> ViewModelKey {
-        ViewModelKey(session: Self.session, path: prefix + id)
+        ViewModelKey(session: space, path: prefix + id)
     }
 }

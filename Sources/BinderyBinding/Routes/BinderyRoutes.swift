@@ -35,16 +35,26 @@ struct BinderyRoutes {
         table.group([CrossSiteCheck()]) { group in
             group.add(.post, "/api/sessions", SessionRoutes(store: sessions, resolver: resolver), OpenAPIFixedPaths.createSession)
             group.add(.put, "/api/session", SessionEnsureRoute(resolver: resolver), OpenAPIFixedPaths.ensureSession)
+            group.add(.get, "/api/session", SessionInfoRoute(resolver: resolver), OpenAPIUserPaths.sessionInfo)
+            if app.users != nil {
+                group.add(.post, "/api/session/sign-in", SignInRoute(resolver: resolver), OpenAPIUserPaths.signIn)
+                group.add(.post, "/api/session/sign-out", SignOutRoute(resolver: resolver), OpenAPIUserPaths.signOut)
+                group.add(
+                    .post, "/api/session/sign-out-everywhere", SignOutEverywhereRoute(resolver: resolver),
+                    OpenAPIUserPaths.signOutEverywhere
+                )
+            }
             // Views decide their own Allow: a snapshot, its events and its commands differ.
             for method in [.get, .patch, .post, .put, .delete, .options] as [HTTPRequest.Method] {
                 group.add(method, "/api/views/{rest...}", views, nil)
             }
             group.add(.get, "/api/events", EventsRoute(sessions: resolver, streams: streams, presence: presence), OpenAPIFixedPaths.events)
             for route in app.routes {
-                group.add(route.method, route.path, route.responder, route.operation)
+                let responder = RouteAccessCheck(access: route.access, resolver: resolver, next: route.responder)
+                group.add(route.method, route.path, responder, route.operation)
             }
         }
-        table.add(.get, "/api/views", ScreenCatalog(screens: app.screens), OpenAPIFixedPaths.listScreens)
+        table.add(.get, "/api/views", ScreenCatalog(screens: app.screens, resolver: resolver), OpenAPIFixedPaths.listScreens)
         let health = HealthRoutes(ready: ready)
         table.add(.get, "/healthz", health, OpenAPIFixedPaths.healthz)
         table.add(.get, "/readyz", health, OpenAPIFixedPaths.readyz)

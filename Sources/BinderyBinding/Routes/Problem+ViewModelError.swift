@@ -1,5 +1,6 @@
 import BinderyHTTP
 import BinderyRuntime
+import HTTPTypes
 
 extension Problem {
     /// The HTTP problem for a refused view-model operation (RFC 9457).
@@ -99,7 +100,27 @@ extension Problem {
                 status: .conflict, title: "Command not running",
                 detail: "'\(name)' has no running execution to cancel.", extensions: ["command": name]
             )
+        case .signInRequired:
+            self = .signInRequired
+        case .forbidden(let reason):
+            self.init(status: .forbidden, title: "Not allowed", detail: "You are signed in, but \(reason).")
+        case .tooManySignInAttempts(let retryAfter):
+            self.init(
+                status: .tooManyRequests, title: "Too many sign-in attempts",
+                detail: "Too many sign-ins failed for this account or from this address; try again in \(retryAfter) s.",
+                headers: [.retryAfter: "\(retryAfter)"]
+            )
         }
+    }
+
+    /// 401: what was asked needs a signed-in session. `WWW-Authenticate` names the session token
+    /// (bearer, or the cookie a browser holds); `POST /api/session/sign-in` signs in.
+    static var signInRequired: Problem {
+        Problem(
+            status: .unauthorized, title: "Sign-in required",
+            detail: "Sign in first (POST /api/session/sign-in); nothing changed.",
+            headers: [.wwwAuthenticate: "Bearer"]
+        )
     }
 
     /// The HTTP problem for a command whose work failed: 502 when the upstream failed.
@@ -110,7 +131,11 @@ extension Problem {
         case .upstream:
             self.init(status: .badGateway, title: "Upstream failure", detail: failure.message, extensions: extensions)
         case .rule:
-            self.init(status: .conflict, title: "Command failed", detail: failure.message, extensions: extensions)
+            // A rule failure with a client-error code says which: a refused sign-in (422), an
+            // access rule (401, 403), too many attempts (429), a conflict (409, the default).
+            let status = failure.code.flatMap { (400..<500).contains($0) ? HTTPResponse.Status(code: $0) : nil } ?? .conflict
+            self.init(status: status, title: "Command failed", detail: failure.message, extensions: extensions)
+            if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
         case .internal where failure.code == 503:
             // The work's change could not be stored (a recipe commit): nothing changed.
             self.init(

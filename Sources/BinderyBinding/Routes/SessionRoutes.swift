@@ -1,4 +1,5 @@
 import BinderyHTTP
+import BinderyRuntime
 import Foundation
 import HTTPTypes
 
@@ -30,14 +31,32 @@ struct SessionRoutes: HTTPResponder {
 /// Reading a screen needs none (the server keeps nothing for such a read), so a page that will
 /// write or watch says so first, and its parallel requests then share one session instead of
 /// each creating its own.
+/// The answer says who the session is signed in as (`user`, null while anonymous).
 struct SessionEnsureRoute: HTTPResponder {
     let resolver: SessionResolver
 
     func respond(to request: Request) async throws -> Response {
         let (session, setCookie) = try await resolver.session(for: request)
-        let body = try JSONEncoder().encode(["created": setCookie != nil])
-        var response = Response.json(Array(body), status: setCookie == nil ? .ok : .created, headers: [.cacheControl: "no-store"])
+        let body: JSONValue = ["created": .bool(setCookie != nil), "user": session.user?.json ?? .null]
+        var response = Response.json(JSONWriter.bytes(of: body), status: setCookie == nil ? .ok : .created, headers: [.cacheControl: "no-store"])
         if let setCookie { response.headers.append(HTTPField(name: .setCookie, value: setCookie)) }
         return response.logging(session)
+    }
+}
+
+/// `GET /api/session`: who the request's session is — `{"user": {...}|null, "collaborator":
+/// {...}|null}` — without making one (no session: both null). An unknown bearer token is 401.
+struct SessionInfoRoute: HTTPResponder {
+    let resolver: SessionResolver
+
+    func respond(to request: Request) async throws -> Response {
+        let session = try await resolver.existingSession(for: request)
+        let collaborator = session.map { session -> JSONValue in
+            let you = session.collaborator
+            return ["id": .string(you.id), "name": .string(you.name), "colour": .string(you.colour)]
+        }
+        let body: JSONValue = ["user": session?.user?.json ?? .null, "collaborator": collaborator ?? .null]
+        let response = Response.json(JSONWriter.bytes(of: body), headers: [.cacheControl: "no-store"])
+        return session.map { response.logging($0) } ?? response
     }
 }

@@ -31,20 +31,24 @@ enum SnapshotResponse {
         return Response(status: .notModified, headers: [.eTag: snapshot.etag, .cacheControl: "no-cache, private"])
     }
 
-    /// The snapshot with a top-level `navigate` member spliced in (a command's result).
-    static func make(_ snapshot: EncodedSnapshot, navigate: String?, for request: Request) -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        guard let navigate, snapshot.bytes.last == UInt8(ascii: "}"), let encoded = try? encoder.encode(navigate) else {
-            return make(snapshot, for: request)
-        }
+    /// The snapshot with a command's result spliced in as top-level members: `navigate` (where
+    /// the client goes next) and `token` (the session's new token, after a sign-in command).
+    static func make(_ snapshot: EncodedSnapshot, navigate: String?, token: String? = nil, for request: Request) -> Response {
+        let members = [("navigate", navigate), ("token", token)].compactMap { name, value in value.map { (name, $0) } }
+        guard !members.isEmpty, snapshot.bytes.last == UInt8(ascii: "}") else { return make(snapshot, for: request) }
         var bytes = snapshot.bytes.dropLast()
-        bytes.append(contentsOf: Array(#","navigate":"#.utf8))
-        bytes.append(contentsOf: encoded)
+        for (name, value) in members {
+            bytes.append(contentsOf: Array(",\"\(name)\":".utf8))
+            bytes.append(contentsOf: JSONWriter.bytes(of: .string(value)))
+        }
         bytes.append(UInt8(ascii: "}"))
+        // An answer that carries a token is for its client only: no cache keeps it.
         return Response(
             status: .ok,
-            headers: [.eTag: snapshot.etag, .cacheControl: "no-cache, private", .contentType: "application/json"],
+            headers: [
+                .eTag: snapshot.etag, .cacheControl: token == nil ? "no-cache, private" : "no-store",
+                .contentType: "application/json",
+            ],
             body: .bytes(Array(bytes))
         )
     }

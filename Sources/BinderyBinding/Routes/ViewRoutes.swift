@@ -46,9 +46,11 @@ struct ViewRoutes: HTTPResponder {
         var response: Response
         if let path = Self.writtenPath(address, method: request.method) {
             // Writes and commands run at most once per Idempotency-Key; a retry whose first
-            // attempt's answer is lost gets the view model's current snapshot.
+            // attempt's answer is lost gets the view model's current snapshot. The answer of a view
+            // model with a sensitive input is kept without its body (a replay gets the current
+            // snapshot): a secret never reaches the store.
             response = await sessions.store.idempotency.respond(
-                to: request, in: session,
+                to: request, in: session, keepsBody: schemas.schema(at: path)?.hasSensitiveInputs != true,
                 current: { await Self.current(path, in: session, for: request) },
                 run: { await self.answer(request, at: address, in: session) }
             )
@@ -92,17 +94,31 @@ struct ViewRoutes: HTTPResponder {
             }
             let argument = try JSONBody.decode(request)
             RequestTiming.current?.mark(.parsed)
-            let wait = Preferences(request).wait ?? .zero
+            // A sign-in is answered once done, whatever the client asked: only its answer can carry
+            // the session's new token.
+            let signsIn = schemas.schema(at: path)?.commands.first { $0.name == name }?.signsIn == true
+            let wait = signsIn ? Self.signInWait : Preferences(request).wait ?? .zero
+            let secret = session.secret
             switch try await graph.execute(path, command: name, argument: argument, wait: wait) {
             case .completed(let snapshot, let result):
                 metrics.command(path: path, name: name, failed: false)
-                return SnapshotResponse.make(snapshot, navigate: result.navigate, for: request)
+                let token = session.secret == secret ? nil : session.token
+                var response = SnapshotResponse.make(snapshot, navigate: result.navigate, token: token, for: request)
+                if signsIn { response.logMetadata["auth.sign_in"] = token == nil ? "unchanged" : "signed_in" }
+                return response
             case .running(let snapshot):
                 metrics.command(path: path, name: name, failed: false)
                 return SnapshotResponse.make(snapshot, for: request, status: .accepted)
             case .failed(_, let failure):
                 metrics.command(path: path, name: name, failed: true)
-                return Problem(failure, command: name).response
+                var problem = Problem(failure, command: name)
+                guard signsIn else { return problem.response }
+                // A sign-in's failure reads as the sign-in route's.
+                if problem.status == .unprocessableContent { problem.title = "Sign-in failed" }
+                if problem.status == .badGateway { problem.title = "Sign-in unavailable" }
+                var response = problem.response
+                response.logMetadata["auth.sign_in"] = problem.status == .unprocessableContent ? "refused" : "unavailable"
+                return response
             }
         case .cancel(let path, let name):
             return SnapshotResponse.make(try await graph.cancel(path, command: name), for: request)
@@ -169,17 +185,30 @@ struct ViewRoutes: HTTPResponder {
         )
     }
 
-    /// The answer to `request` in `session`, its errors as problems.
+    /// How long a sign-in command may take before it is answered 202 (its token then lost: the
+    /// client signs in again).
+    static let signInWait = Duration.seconds(300)
+
+    /// The answer to `request` in `session`, its errors as problems; for the session's viewer
+    /// (``Viewer/current``), with the session's new cookie when the request signed it in.
     private func answer(_ request: Request, at address: ViewAddress, in session: Session) async -> Response {
+        let secret = session.secret
+        var response: Response
         do {
-            return try await Collaborator.$current.withValue(session.collaborator) {
-                try await respond(to: request, at: address, in: session)
+            response = try await Viewer.$current.withValue(session.viewer) {
+                try await Collaborator.$current.withValue(session.collaborator) {
+                    try await respond(to: request, at: address, in: session)
+                }
             }
         } catch let error as ViewModelError {
-            return Problem(error).response
+            response = Problem(error).response
         } catch {
-            return Problem.from(error).response
+            response = Problem.from(error).response
         }
+        if session.secret != secret {
+            response.headers.append(HTTPField(name: .setCookie, value: SessionResolver.cookie(for: session, secure: sessions.isSecure(request))))
+        }
+        return response
     }
 
     /// The view model's current snapshot, as a write's answer.
@@ -260,10 +289,12 @@ extension HTTPField.Name {
 }
 
 extension Response {
-    /// Adds the session's log name (never its token) and optionally the route to the log line.
+    /// Adds the session's log name (never its token), its user's id when signed in, and
+    /// optionally the route to the log line.
     func logging(_ session: Session, route: String? = nil) -> Response {
         var response = self
         response.logMetadata["session.id"] = session.logID
+        if let user = session.user { response.logMetadata["user.id"] = user.id }
         if let route { response.route = route }
         return response
     }

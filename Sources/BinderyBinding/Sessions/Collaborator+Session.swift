@@ -4,9 +4,10 @@ import Crypto
 import Foundation
 
 extension Collaborator {
-    /// The collaborator a session appears as to others: derived from a hash of its token hash
-    /// (never the token, and not the key the store knows it by), so it is the same on every node
-    /// and after a restart, and says nothing about the session's secret.
+    /// The collaborator a session appears as to others while anonymous: derived from a hash of its
+    /// key (never the token, and not the key itself), so it is the same on every node and after a
+    /// restart, and says nothing about the session's secret. Signed in, it shows the user's name
+    /// (``Viewer/collaborator``) with the same id and colour.
     init(session hash: SessionTokenHash) {
         let digest = Array(SHA256.hash(data: Data("bindery presence".utf8) + hash.bytes))
         let adjective = Self.adjectives[Int(digest[0]) % Self.adjectives.count]

@@ -1,7 +1,7 @@
 import BinderyStore
 
-/// The sessions in memory, found by secret (requests) and by token hash (another node's change
-/// notifications name sessions by hash).
+/// The sessions in memory, found by secret (requests) and by key (another node's change
+/// notifications name sessions by key), with how many each address created.
 struct LiveSessions {
     private var bySecret: [SessionSecret: Session] = [:]
     private var byHash: [SessionTokenHash: Session] = [:]
@@ -12,7 +12,7 @@ struct LiveSessions {
         get { bySecret[secret] }
         set {
             if let old = bySecret[secret] {
-                byHash[old.tokenHash] = nil
+                if byHash[old.tokenHash] === old { byHash[old.tokenHash] = nil }
                 if let address = old.address { countByAddress[address, default: 1] -= 1 }
                 if let address = old.address, countByAddress[address] == 0 { countByAddress[address] = nil }
             }
@@ -22,6 +22,15 @@ struct LiveSessions {
                 if let address = newValue.address { countByAddress[address, default: 0] += 1 }
             }
         }
+    }
+
+    /// Files `session` under its new secret (a sign-in replaced `old`); false when it is no
+    /// longer here under `old` (it left memory meanwhile).
+    mutating func move(_ session: Session, from old: SessionSecret) -> Bool {
+        guard bySecret[old] === session else { return false }
+        bySecret[old] = nil
+        bySecret[session.secret] = session
+        return true
     }
 
     /// How many live sessions the address created.
@@ -44,7 +53,7 @@ struct LiveSessions {
         }
     }
 
-    /// The session whose token has this hash.
+    /// The session with this key.
     subscript(hash hash: SessionTokenHash) -> Session? { byHash[hash] }
 
     /// Every live session.

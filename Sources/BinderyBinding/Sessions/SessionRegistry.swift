@@ -27,12 +27,22 @@ package final class SessionRegistry: Sendable {
     private let persistenceContext: StorePersistence.Context
     /// The sessions' writes and commands that carry an `Idempotency-Key`.
     let idempotency: IdempotentRequests
+    /// How the app checks credentials; nil when it signs nobody in.
+    let users: Users?
+    /// Failed sign-ins, per account and per address.
+    let throttle: SignInThrottle
+    /// The records of the users whose sessions are here.
+    let spaces: UserSpaces
+    /// This node's id in the store's announcements.
+    let node: String
 
     /// Creates a store whose sessions' graphs serve `screens` and commit to `store`.
     ///
     /// `now` is the clock for idle expiry and `wallClock` the time written to the store; tests
     /// pass ones they advance by hand. `reserved` are store entries that are not clients'
-    /// sessions (the shared recipes): the store's trim never deletes them.
+    /// sessions (the shared recipes): the store's trim never deletes them. `users` checks
+    /// credentials, `userModels` are the models whose records belong to users, and `sealing` is
+    /// what sensitive inputs are sealed with in the store.
     package init(
         limits: SessionLimits,
         screens: [Screen],
@@ -41,8 +51,17 @@ package final class SessionRegistry: Sendable {
         wallClock: @escaping @Sendable () -> Date = { Date() },
         commandLease: TimeInterval = 15,
         reserved: Set<SessionTokenHash> = [],
-        metrics: BinderyMetrics? = nil
+        metrics: BinderyMetrics? = nil,
+        users: Users? = nil,
+        throttle: SignInThrottle = SignInThrottle(),
+        userModels: [any SharedModel] = [],
+        node: String = UUID().uuidString,
+        sealing: SealingKey = .random()
     ) {
+        self.users = users
+        self.throttle = throttle
+        self.spaces = UserSpaces(store: store, models: userModels)
+        self.node = node
         self.commandLease = commandLease
         self.reserved = reserved
         self.metrics = metrics
@@ -52,7 +71,7 @@ package final class SessionRegistry: Sendable {
         self.store = store
         self.now = now
         self.wallClock = wallClock
-        self.persistenceContext = .init(store: store, now: wallClock, commandLease: commandLease, metrics: metrics)
+        self.persistenceContext = .init(store: store, now: wallClock, commandLease: commandLease, metrics: metrics, sealing: sealing)
         self.idempotency = IdempotentRequests(
             store: store, lifetime: limits.idempotencyKeyLifetime, now: wallClock, metrics: metrics
         )
@@ -88,7 +107,7 @@ package final class SessionRegistry: Sendable {
     /// at once: reading a screen without a session keeps nothing on the server, so a flood of
     /// such reads has nothing to evict.
     package func visitorSnapshot(_ path: String) async throws(ViewModelError) -> EncodedSnapshot {
-        let graph = ViewModelGraph(screens: screens, persistence: nil, restored: [:])
+        let graph = ViewModelGraph(screens: screens, persistence: nil, restored: [:], viewer: Viewer(user: nil))
         defer { Task { await graph.close() } }
         return try await graph.snapshot(path)
     }
@@ -167,26 +186,36 @@ package final class SessionRegistry: Sendable {
 
     private func load(_ secret: SessionSecret, address: String?) async throws -> Session? {
         let token = secret.token
-        let hash = SessionTokenHash(token: token)
-        guard let stored = try await store.session(hash) else { return nil }
+        guard let stored = try await store.session(SessionTokenHash(token: token)) else { return nil }
         guard wallClock().timeIntervalSince(stored.lastUsedAt) <= limits.idleTimeout.timeInterval else { return nil }
         if let live = session(for: token[...]) { return live }
+        let key = stored.tokenHash
         let restored = StorePersistence.restored(
-            from: try await store.viewModels(of: hash), store: store, now: wallClock(), lease: commandLease
+            from: try await store.viewModels(of: key), store: store, now: wallClock(), lease: commandLease,
+            sealing: persistenceContext.sealing
         )
-        let session = makeSession(secret: secret, hash: hash, restored: restored, address: address)
-        return insert(session)
+        // A signed-in session's user comes back with it, and their records are loaded first.
+        let user = stored.user.flatMap { try? JSONDecoder().decode(User.self, from: $0.profile) }
+        if let user { try await spaces.acquire(user.id) }
+        let session = makeSession(secret: secret, hash: key, restored: restored, address: address, user: user)
+        let kept = insert(session)
+        if kept !== session, let user { spaces.release(user.id) }
+        return kept
     }
 
     private func makeSession(
-        secret: SessionSecret, hash: SessionTokenHash, restored: [String: RestoredViewModel], address: String? = nil
+        secret: SessionSecret, hash: SessionTokenHash, restored: [String: RestoredViewModel], address: String? = nil,
+        user: User? = nil
     ) -> Session {
         let persistence = StorePersistence(context: persistenceContext, session: hash)
-        return Session(
+        let viewer = Viewer(user: user, anonymous: Collaborator(session: hash))
+        let session = Session(
             secret: secret, tokenHash: hash, logID: SessionToken.makeLogID(),
-            graph: ViewModelGraph(screens: screens, persistence: persistence, restored: restored), now: now(),
-            address: address, written: !restored.isEmpty
+            graph: ViewModelGraph(screens: screens, persistence: persistence, restored: restored, viewer: viewer),
+            viewer: viewer, now: now(), address: address, written: !restored.isEmpty
         )
+        if users != nil { viewer.connect(SessionSignIn(registry: self, session: session)) }
+        return session
     }
 
     /// Adds a session to memory (or finds the one already there). Beyond its address's limit,
@@ -198,6 +227,12 @@ package final class SessionRegistry: Sendable {
         let (kept, evicted, deleted) = sessions.withLock { sessions -> (Session, [Session], [Session]) in
             if let existing = sessions[session.secret] { return (existing, [], []) }
             var evicted = Self.removeExpired(from: &sessions, before: instant - limits.idleTimeout, at: instant)
+            // A copy of the same session under a token another node replaced (its notice not
+            // here yet): that token is dead, and one copy per session is all the change feed follows.
+            if let stale = sessions[hash: session.tokenHash] {
+                sessions[stale.secret] = nil
+                evicted.append(stale)
+            }
             var deleted: [Session] = []
             if let address = session.address {
                 while sessions.count(from: address) >= limits.perAddress,
@@ -226,9 +261,12 @@ package final class SessionRegistry: Sendable {
         return kept
     }
 
+    /// Ends sessions that left memory: their graphs close (their streams get `end`), and their
+    /// users' records are let go when no other session of theirs is here.
     func close(_ sessions: [Session]) {
         closedSinceSweep.add(sessions.count, ordering: .relaxed)
         for session in sessions {
+            if let user = session.user { spaces.release(user.id) }
             Task { await session.graph.close() }
         }
     }

@@ -25,6 +25,11 @@ package struct SessionResolver: Sendable {
         self.secureCookies = secureCookies
     }
 
+    /// Whether the request presents a session token (a bearer token or the session cookie).
+    func hasCredential(_ request: Request) -> Bool {
+        credential(in: request) != nil
+    }
+
     /// The request's session if it already exists, without creating one (the fast path).
     func existing(for request: Request) -> Session? {
         switch credential(in: request) {
@@ -82,6 +87,11 @@ package struct SessionResolver: Sendable {
     /// the server over TLS.
     static func cookie(for session: Session, secure: Bool) -> String {
         "\(cookieName)=\(session.token); Path=/; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
+    }
+
+    /// The `Set-Cookie` value that removes the session cookie (a sign-out).
+    static func clearingCookie(secure: Bool) -> String {
+        "\(cookieName)=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
     }
 
     /// Whether `request` came over TLS, as far as the server can know: always with

@@ -8,7 +8,8 @@ extension RemoteViewModel {
     ///
     /// Throws the server's ``RemoteProblem`` when it refuses (also shown in ``problem``) or when the
     /// execution failed, and `CancellationError` when the calling task is cancelled: the server's
-    /// execution is cancelled first (`POST …/commands/{name}/cancel`).
+    /// execution is cancelled first (`POST …/commands/{name}/cancel`). A sign-in command's answer
+    /// carries the session's new token: the session carries it from then on.
     @discardableResult
     public func run(_ name: String, with argument: JSONValue? = nil, waitingUpTo wait: Duration = .seconds(30)) async throws -> JSONValue {
         try? await flush()
@@ -38,6 +39,8 @@ extension RemoteViewModel {
                     report(answer.problem)
                     throw answer.problem
                 }
+                // A sign-in command answers the session's new token: every request carries it now.
+                if let token = snapshot.objectValue?["token"]?.stringValue { transport.credential.replace(with: token) }
                 accept(snapshot)
                 return answer.status == 202 ? try await finish(name) : snapshot
             }

@@ -1,5 +1,6 @@
 import BinderyRuntime
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -9,16 +10,32 @@ import FoundationNetworking
 struct Transport: Sendable {
     /// The server's address, without a trailing slash.
     let base: String
-    /// The session's bearer token; nil before one is created.
-    let token: String?
+    /// The session's bearer token, shared by every copy: a sign-in replaces it for all of them.
+    let credential: Credential
     private let urlSession: URLSession
 
     init(baseURL: URL, token: String?) {
         var base = baseURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
         self.base = base
-        self.token = token
+        self.credential = Credential(token)
         self.urlSession = URLSession(configuration: Self.configuration(timeout: 75))
+    }
+
+    /// The session's bearer token now; nil before one is created.
+    var token: String? { credential.token }
+
+    /// A session's bearer token, replaced when the session signs in (the server refuses the old one).
+    final class Credential: Sendable {
+        private let current: Mutex<String?>
+
+        init(_ token: String?) { current = Mutex(token) }
+
+        /// The token requests carry now.
+        var token: String? { current.withLock { $0 } }
+
+        /// Carries `token` from now on.
+        func replace(with token: String) { current.withLock { $0 = token } }
     }
 
     /// A configuration without cache or cookies; `timeout` bounds the wait for the next bytes.

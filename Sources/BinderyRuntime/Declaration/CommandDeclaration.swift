@@ -13,6 +13,10 @@ public struct CommandDeclaration<Model: AnyObject>: Sendable {
     public let policy: CommandPolicy
     /// Whether the work awaits (deferred) or finishes at once (immediate).
     public let isDeferred: Bool
+    /// Who may run it, besides the view model's own rule (``executable(by:)``).
+    public private(set) var executeAccess: Access<Model> = .everyone
+    /// Whether it signs the session in (``signIn(_:summary:enabled:refusal:credentials:signedIn:)``).
+    public private(set) var signsIn = false
     let enabled: @Sendable (Model) -> Bool
     let prepare: @Sendable (Model, JSONValue?) throws(ViewModelError) -> Command.Work
 
@@ -36,6 +40,19 @@ public struct CommandDeclaration<Model: AnyObject>: Sendable {
 }
 
 extension CommandDeclaration {
+    /// The same command, run only by users `access` lets (on top of the view model's own rule,
+    /// ``ViewModelDeclaration/writable(by:)``); anyone else is refused (401 or 403) and nothing
+    /// changes. Snapshots show it disabled to them.
+    ///
+    /// ```swift
+    /// .immediate("purge", summary: "Empties the bin.", run: { model, _ in … }).executable(by: .role("admin"))
+    /// ```
+    public func executable(by access: Access<Model>) -> Self {
+        var command = self
+        command.executeAccess = access
+        return command
+    }
+
     /// A command whose work finishes at once (form `clear`, `select`).
     ///
     /// `run` gets the checked argument; it may still refuse it (an id that names nothing) by
@@ -76,6 +93,52 @@ extension CommandDeclaration {
             isDeferred: true, enabled: enabled,
             prepare: { model, argument throws(ViewModelError) in .deferred(try prepare(model, argument)) }
         )
+    }
+}
+
+extension CommandDeclaration {
+    /// A command that signs the session in with the credentials the view model holds (a login
+    /// form's `signIn`): the server limits attempts (429), checks the credentials with the app's
+    /// `Users` verifier and replaces the session's token, keeping its state. It is always
+    /// answered once done, and its answer carries the new token (`token`) and cookie; the old
+    /// token is refused from then on.
+    ///
+    /// Wrong credentials fail the command with `refusal` (422, the same whether the account
+    /// exists or not); a verifier that cannot check them (its upstream failed) fails it as
+    /// that failure (502). Either way nothing changes. `signedIn` runs on success, on the
+    /// session's actor (clear the password field there).
+    ///
+    /// ```swift
+    /// .signIn("signIn", summary: "Signs in.", enabled: { $0.isValid },
+    ///         credentials: { Credentials(username: $0.phone, password: $0.password) },
+    ///         signedIn: { form, _ in form.password = "" })
+    /// ```
+    public static func signIn(
+        _ name: String,
+        summary: String,
+        enabled: @escaping @Sendable (Model) -> Bool = { _ in true },
+        refusal: String = "Wrong username or password.",
+        credentials: @escaping @Sendable (Model) -> Credentials,
+        signedIn: (@Sendable (Model, User) -> Void)? = nil
+    ) -> Self {
+        var command = Self(
+            name: name, summary: summary, argument: nil, navigates: false, policy: .serial, isDeferred: true,
+            enabled: enabled,
+            prepare: { model, _ throws(ViewModelError) in
+                let submitted = credentials(model)
+                guard let service = Viewer.current?.signInService else {
+                    return .deferred { throw ExecutionFailure(message: "This session cannot sign in here.", origin: .internal) }
+                }
+                try service.admit(account: submitted.username)
+                return .deferred {
+                    guard let user = try await service.signIn(submitted) else { throw ExecutionFailure.signInRefused(refusal) }
+                    signedIn?(model, user)
+                    return .none
+                }
+            }
+        )
+        command.signsIn = true
+        return command
     }
 }
 

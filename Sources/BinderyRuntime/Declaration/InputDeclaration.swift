@@ -16,6 +16,8 @@ public struct InputDeclaration<Model: AnyObject>: Sendable {
     /// Whether its value is a secret (a password): clients mask it wherever they show state
     /// (the inspector, a copied curl line). See ``sensitive()``.
     public private(set) var isSensitive = false
+    /// Who may write it, besides the view model's own rule (``writable(by:)``).
+    public private(set) var writeAccess: Access<Model> = .everyone
     let collaborativeText: (@Sendable (Model) -> CollaborativeText?)?
     /// A collaborative input's rule, which judges the text alone.
     let textRule: (@Sendable (String) -> String?)?
@@ -62,9 +64,12 @@ public struct InputDeclaration<Model: AnyObject>: Sendable {
         self.textRule = textRule
     }
 
-    /// The same input, marked as a secret (a password): its value is still in snapshots (it is
-    /// the session's own), but the screen catalogue (`GET /api/views`) lists it in
-    /// `sensitiveInputs`, so tools such as the inspector mask it.
+    /// The same input, marked as a secret (a password): its value is still in the live snapshots
+    /// (it is the session's own), but never reaches the store in plain text — the persisted state
+    /// keeps it sealed with the server's sealing key (nodes sharing a store share one; without,
+    /// a restart shows it as the view model starts it, empty), and its versions are logged with
+    /// the value masked (in every string that contains it, too), as `/versions` shows them. The
+    /// screen catalogue (`GET /api/views`) lists it in `sensitiveInputs`, so tools mask it.
     ///
     /// ```swift
     /// .string("password", \.password, maxLength: 256).sensitive()
@@ -72,6 +77,19 @@ public struct InputDeclaration<Model: AnyObject>: Sendable {
     public func sensitive() -> Self {
         var input = self
         input.isSensitive = true
+        return input
+    }
+
+    /// The same input, written only by users `access` lets (on top of the view model's own rule,
+    /// ``ViewModelDeclaration/writable(by:)``); a PATCH or text edit of it by anyone else is
+    /// refused (401 or 403) and changes nothing.
+    ///
+    /// ```swift
+    /// .string("title", \.title, maxLength: 200).writable(by: .role("editor"))
+    /// ```
+    public func writable(by access: Access<Model>) -> Self {
+        var input = self
+        input.writeAccess = access
         return input
     }
 

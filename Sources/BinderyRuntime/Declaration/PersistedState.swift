@@ -26,7 +26,8 @@ extension ViewModelDeclaration {
         }
     }
 
-    /// `{"<input>": value, ...}`: the default persisted state.
+    /// `{"<input>": value, ...}`: the default persisted state (sensitive inputs too: the store's copy
+    /// leaves them out, ``ViewModel/storedState(of:)``).
     package func inputsObject(of model: Model) -> JSONValue {
         .object(Dictionary(uniqueKeysWithValues: inputs.map { ($0.name, $0.read(model)) }))
     }

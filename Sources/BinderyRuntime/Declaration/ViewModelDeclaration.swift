@@ -22,6 +22,10 @@ public struct ViewModelDeclaration<Model: AnyObject>: Sendable {
     public let writeThrough: WriteThrough<Model>?
     /// How fast its writes must be committed or pushed (``latencyBudget(_:)``); none by default.
     public private(set) var latencyBudgets: [LatencyBudget] = []
+    /// Who may read it (``readable(by:)``): everyone by default.
+    public private(set) var readAccess: Access<Model> = .everyone
+    /// Who may write its inputs and run its commands (``writable(by:)``): everyone by default.
+    public private(set) var writeAccess: Access<Model> = .everyone
 
     /// Declares a view model type.
     public init(
@@ -59,6 +63,32 @@ public struct ViewModelDeclaration<Model: AnyObject>: Sendable {
         return declared
     }
 
+    /// The declaration with who may read it: its snapshot, events, versions, texts and presence,
+    /// and everything below it (its child routes). Others get 401 when not signed in, else 403;
+    /// the catalogue lists it only for sessions that may.
+    ///
+    /// ```swift
+    /// ViewModelDeclaration<TodosViewModel>("Todos", summary: "My todos.", …).readable(by: .signedIn)
+    /// ```
+    public func readable(by access: Access<Model>) -> Self {
+        var declared = self
+        declared.readAccess = access
+        return declared
+    }
+
+    /// The declaration with who may write its inputs (`PATCH`, text edits) and run its commands;
+    /// an input or a command may narrow it further (``InputDeclaration/writable(by:)``,
+    /// ``CommandDeclaration/executable(by:)``). It does not reach its children: each states its own.
+    ///
+    /// ```swift
+    /// ViewModelDeclaration<RecipeEditViewModel>("RecipeEdit", summary: "…", …).writable(by: .signedIn)
+    /// ```
+    public func writable(by access: Access<Model>) -> Self {
+        var declared = self
+        declared.writeAccess = access
+        return declared
+    }
+
     /// Whether its snapshots show collaborative texts: its own inputs' or its children's in a
     /// collection output.
     var showsCollaborativeTexts: Bool {
@@ -73,18 +103,21 @@ public struct ViewModelDeclaration<Model: AnyObject>: Sendable {
             inputs: inputs.map {
                 .init(
                     name: $0.name, schema: $0.schema, nullDefault: $0.nullDefault, isCollaborative: $0.isCollaborative,
-                    isSensitive: $0.isSensitive
+                    isSensitive: $0.isSensitive, writeAccess: $0.writeAccess.summary
                 )
             },
             outputs: outputs.map { .init(name: $0.name, schema: $0.schema) },
             commands: commands.map {
                 .init(
                     name: $0.name, argument: $0.argument, navigates: $0.navigates, policy: $0.policy,
-                    isDeferred: $0.isDeferred, summary: $0.summary
+                    isDeferred: $0.isDeferred, summary: $0.summary, executeAccess: $0.executeAccess.summary,
+                    signsIn: $0.signsIn
                 )
             },
             children: children.map(\.schema),
-            latencyBudgets: latencyBudgets
+            latencyBudgets: latencyBudgets,
+            readAccess: readAccess.summary,
+            writeAccess: writeAccess.summary
         )
     }
 }

@@ -62,10 +62,13 @@ extension ViewModelSchema {
     }
 
     /// A command's answer: the snapshot, and `navigate` when the command navigates.
-    package func resultShape(navigates: Bool) -> Schema {
-        guard navigates, case .named(_, .object(var members, let required)) = snapshotShape else { return snapshotShape }
-        members["navigate"] = .text
-        return .named("\(name)Navigation", .object(members, required: required))
+    package func resultShape(navigates: Bool, signsIn: Bool = false) -> Schema {
+        guard navigates || signsIn, case .named(_, .object(var members, let required)) = snapshotShape else { return snapshotShape }
+        if navigates { members["navigate"] = .text }
+        guard signsIn else { return .named("\(name)Navigation", .object(members, required: required)) }
+        // A sign-in's answer carries the session's new token (32 hex digits).
+        members["token"] = .string(maxLength: 32, pattern: "^[0-9a-f]{32}$")
+        return .named("\(name)SignedIn", .object(members, required: required + ["token"]))
     }
 
     /// One element of a parent's collection output: `id`, `path`, `inputs`, `outputs`,

@@ -13,8 +13,11 @@ public struct ViewModelSchema: Sendable {
         public let nullDefault: JSONValue?
         /// Whether it is a collaborative text (edited by text operations, merged).
         public let isCollaborative: Bool
-        /// Whether its value is a secret that tools mask (``InputDeclaration/sensitive()``).
+        /// Whether its value is a secret that tools mask and the store never keeps
+        /// (``InputDeclaration/sensitive()``).
         public let isSensitive: Bool
+        /// Who may write it, besides the view model's own rule (``InputDeclaration/writable(by:)``).
+        public var writeAccess: AccessSummary = .everyone
     }
 
     /// One output: a member derived by the view model.
@@ -39,6 +42,11 @@ public struct ViewModelSchema: Sendable {
         public let isDeferred: Bool
         /// What the command does, for documents.
         public let summary: String
+        /// Who may run it, besides the view model's own rule (``CommandDeclaration/executable(by:)``).
+        public var executeAccess: AccessSummary = .everyone
+        /// Whether it signs the session in (``CommandDeclaration/signIn(_:summary:enabled:refusal:credentials:signedIn:)``):
+        /// it is always answered once done, with the session's new token.
+        public var signsIn = false
     }
 
     /// One child route, e.g. `items/{id}`.
@@ -103,6 +111,18 @@ public struct ViewModelSchema: Sendable {
     public let children: [Child]
     /// How fast its writes must be committed or pushed (``ViewModelDeclaration/latencyBudget(_:)``).
     public var latencyBudgets: [LatencyBudget] = []
+    /// Who may read it and everything below it (``ViewModelDeclaration/readable(by:)``).
+    public var readAccess: AccessSummary = .everyone
+    /// Who may write its inputs and run its commands (``ViewModelDeclaration/writable(by:)``).
+    public var writeAccess: AccessSummary = .everyone
+
+    /// Whether it declares an input the store must never keep (``InputDeclaration/sensitive()``).
+    public var hasSensitiveInputs: Bool { inputs.contains(where: \.isSensitive) }
+
+    /// Whether it or a view model below it declares a sign-in command.
+    public var declaresSignIn: Bool {
+        commands.contains(where: \.signsIn) || children.contains { $0.viewModel.declaresSignIn }
+    }
 
     /// The child route addressing `path` (the components below this view model).
     public func child<Component: StringProtocol>(for path: ArraySlice<Component>) -> Child? {

@@ -69,8 +69,14 @@ extension SharedCollection {
     ) async -> Result<TextEdits, TextEditError> {
         // A base this node has not seen yet: another node committed it; load it first.
         if request.base > contents.withLock({ $0.versions[id] ?? 0 }) { await queue.run { [self] in await reload(id) } }
+        let viewer = Viewer.current
         let result = await commit(id, patience: Self.editPatience) { [self] current, log -> CommitStep<Result<TextEdits, TextEditError>, Record> in
             guard let current, let text = current.collaborativeTexts[key] else { return .answer(.failure(.notFound)) }
+            switch writeAccess.decision(for: viewer, current) {
+            case .allowed: break
+            case .signInRequired: return .answer(.failure(.signInRequired))
+            case .forbidden: return .answer(.failure(.forbidden))
+            }
             var log = log
             if log.edits(of: key, after: request.base) == nil, request.base < log.start,
                 let loaded = await loadHistory(id, after: request.base)
@@ -109,6 +115,8 @@ extension SharedCollection {
         case .failure(.notFound): return .failure(.notFound)
         case .failure(.stale), .failure(.conflict): return .failure(.conflict)
         case .failure(.unavailable(let reason)): return .failure(.unavailable(reason: reason))
+        case .failure(.signInRequired): return .failure(.signInRequired)
+        case .failure(.forbidden): return .failure(.forbidden)
         }
     }
 }

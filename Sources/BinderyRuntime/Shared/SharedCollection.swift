@@ -43,20 +43,45 @@ public final class SharedCollection<Record: SharedRecord>: SharedModel, Observab
     let registrar = ObservationRegistrar()
     let queue = CommitQueue()
     private let makeID: @Sendable () -> String
+    /// Who sees a record (``Viewer/current``): others read the collection as if it were not there.
+    let readAccess: Access<Record>
+    /// Who may add a record or change one.
+    let writeAccess: Access<Record>
+    /// Who may delete a record or restore a deleted one.
+    let deleteAccess: Access<Record>
 
     /// Declares a collection named `name`; when its store holds no record of it at all (first
     /// start), `firstStart` is stored. `makeID` names added records.
+    ///
+    /// The access rules apply to whoever the request is for (``Viewer/current``): `readableBy`
+    /// hides the records a user may not see, `writableBy` guards adding and changing one (its
+    /// texts too), `deletableBy` (by default `writableBy`) deleting and restoring one. A refused
+    /// change throws ``SharedRecordError/signInRequired`` or ``SharedRecordError/forbidden(id:)``
+    /// and changes nothing. Code outside a request (the server's own) is not checked.
+    ///
+    /// ```swift
+    /// SharedCollection<Recipe>("recipes", writableBy: .signedIn,
+    ///                          deletableBy: .when { user, recipe in recipe.owner == user.id })
+    /// ```
     public init(
-        _ name: String, firstStart: [Record] = [], makeID: @escaping @Sendable () -> String = SharedCollection.randomID
+        _ name: String, firstStart: [Record] = [], makeID: @escaping @Sendable () -> String = SharedCollection.randomID,
+        readableBy: Access<Record> = .everyone, writableBy: Access<Record> = .everyone, deletableBy: Access<Record>? = nil
     ) {
         self.name = name
         self.firstStart = firstStart
         self.makeID = makeID
+        self.readAccess = readableBy
+        self.writeAccess = writableBy
+        self.deleteAccess = deletableBy ?? writableBy
     }
 
-    /// A collection in memory, open at once, holding `records` (tests and throwaway runs).
-    public static func inMemory(_ name: String, _ records: [Record]) -> SharedCollection {
-        let collection = SharedCollection(name)
+    /// A collection in memory, open at once, holding `records` (tests and throwaway runs), with
+    /// the access rules of ``init(_:firstStart:makeID:readableBy:writableBy:deletableBy:)``.
+    public static func inMemory(
+        _ name: String, _ records: [Record], readableBy: Access<Record> = .everyone, writableBy: Access<Record> = .everyone,
+        deletableBy: Access<Record>? = nil
+    ) -> SharedCollection {
+        let collection = SharedCollection(name, readableBy: readableBy, writableBy: writableBy, deletableBy: deletableBy)
         let stored = records.map { StoredRecord(id: $0.id, version: $0.version, state: try? Self.encode($0)) }
         collection.contents.withLock { contents in
             contents.storage = MemoryRecordStorage(preloaded: stored)
@@ -73,27 +98,35 @@ public final class SharedCollection<Record: SharedRecord>: SharedModel, Observab
 
     // MARK: Reading
 
-    /// Every record, by id.
+    /// Every record the current viewer may see, by id.
     public var records: [Record] {
         registrar.access(self, keyPath: \.records)
-        return contents.withLock { Array($0.records.values) }.sorted { $0.id < $1.id }
+        return contents.withLock { Array($0.records.values) }.filter(isVisible).sorted { $0.id < $1.id }
     }
 
-    /// The record `id`, or nil when there is none (never was, or deleted).
+    /// The record `id`, or nil when there is none (never was, or deleted) or the current viewer
+    /// may not see it.
     public func record(id: String) -> Record? {
         registrar.access(self, keyPath: \.records)
-        return contents.withLock { $0.records[id] }
+        return contents.withLock { $0.records[id] }.flatMap { isVisible($0) ? $0 : nil }
     }
 
-    /// Whether the record `id` exists, without reporting the read to Observation.
+    /// Whether the record `id` exists (and the current viewer may see it), without reporting the
+    /// read to Observation.
     public func contains(id: String) -> Bool {
-        contents.withLock { $0.records[id] != nil }
+        contents.withLock { $0.records[id] }.map(isVisible) ?? false
     }
 
-    /// How the record `id` was last deleted, while it stays deleted and this node knows.
+    /// How the record `id` was last deleted, while it stays deleted and this node knows (nil when
+    /// the current viewer may not see it).
     public func deletion(of id: String) -> SharedDeletion<Record>? {
         registrar.access(self, keyPath: \.records)
-        return contents.withLock { $0.records[id] == nil ? $0.deletions[id] : nil }
+        return contents.withLock { $0.records[id] == nil ? $0.deletions[id] : nil }.flatMap { isVisible($0.record) ? $0 : nil }
+    }
+
+    /// Whether the current viewer (``Viewer/current``) may see `record`.
+    private func isVisible(_ record: Record) -> Bool {
+        readAccess.isEveryone || readAccess.decision(for: Viewer.current, record) == .allowed
     }
 
     // MARK: Changing
@@ -103,8 +136,10 @@ public final class SharedCollection<Record: SharedRecord>: SharedModel, Observab
         var record = make(makeID())
         record.version = 1
         let id = record.id
-        return try await change(id) { [record] current throws(SharedRecordError) in
+        let viewer = Viewer.current
+        return try await change(id) { [record, writeAccess] current throws(SharedRecordError) in
             guard current == nil else { throw .conflict(id: id) }
+            try writeAccess.decision(for: viewer, record).enforce(record: id)
             return record
         }
     }
@@ -117,8 +152,10 @@ public final class SharedCollection<Record: SharedRecord>: SharedModel, Observab
         id: String, expectedVersion: Int? = nil,
         _ change: @escaping @Sendable (inout Record) throws(SharedRecordError) -> Void
     ) async throws(SharedRecordError) -> Record {
-        try await self.change(id) { current throws(SharedRecordError) in
+        let viewer = Viewer.current
+        return try await self.change(id) { [writeAccess] current throws(SharedRecordError) in
             guard var record = current else { throw .notFound(id: id) }
+            try writeAccess.decision(for: viewer, record).enforce(record: id)
             if let expectedVersion, expectedVersion != record.version { throw .stale(id: id, current: record.version) }
             try change(&record)
             return record
@@ -128,8 +165,10 @@ public final class SharedCollection<Record: SharedRecord>: SharedModel, Observab
     /// Deletes the record `id` (a tombstone in the store); view models showing it are gone.
     /// `by` names who deleted it (a presence name), for those who were looking at it.
     public func delete(id: String, by: String? = nil) async throws(SharedRecordError) {
-        let result = await commit(id) { current, _ throws(SharedRecordError) -> CommitStep<Void, Record> in
-            guard current != nil else { throw .notFound(id: id) }
+        let viewer = Viewer.current
+        let result = await commit(id) { [deleteAccess] current, _ throws(SharedRecordError) -> CommitStep<Void, Record> in
+            guard let current else { throw .notFound(id: id) }
+            try deleteAccess.decision(for: viewer, current).enforce(record: id)
             return .write(nil, RecordChange(by: by)) { _, _ in }
         }
         try result.get()
@@ -140,8 +179,10 @@ public final class SharedCollection<Record: SharedRecord>: SharedModel, Observab
     /// no longer in the store's log.
     @discardableResult
     public func restore(id: String) async throws(SharedRecordError) -> Record {
+        let viewer = Viewer.current
         let result = await commit(id) { [self] current, _ throws(SharedRecordError) -> CommitStep<Record, Record> in
             guard current == nil, let deleted = await deletedRecord(id) else { throw .notFound(id: id) }
+            try deleteAccess.decision(for: viewer, deleted).enforce(record: id)
             return .write(deleted, RecordChange()) { record, _ in record ?? deleted }
         }
         return try result.get()
@@ -209,6 +250,18 @@ public final class SharedCollection<Record: SharedRecord>: SharedModel, Observab
     func reload(_ id: String) async {
         guard let storage = contents.withLock({ $0.storage }), let stored = try? await storage.load(id: id) else { return }
         await apply([stored], from: storage)
+    }
+}
+
+extension AccessDecision {
+    /// Throws unless allowed: ``SharedRecordError/signInRequired`` or
+    /// ``SharedRecordError/forbidden(id:)`` for the record `id`.
+    func enforce(record id: String) throws(SharedRecordError) {
+        switch self {
+        case .allowed: return
+        case .signInRequired: throw .signInRequired
+        case .forbidden: throw .forbidden(id: id)
+        }
     }
 }
 

@@ -9,7 +9,7 @@ public protocol SharedModel: AnyObject, Sendable {
 }
 
 /// What the server does with a ``SharedModel``: open it over its storage, reload it when another
-/// node changed it. Made by ``SharedCollection``; an app only passes it on.
+/// node changed it. Made by ``SharedCollection`` and ``UserRecords``; an app only passes it on.
 public struct SharedModelConnection: Sendable {
     /// Loads the model from `storage`, storing its first-start records when it holds none.
     package let open: @Sendable (any SharedRecordStorage) async throws(SharedRecordError) -> Void
@@ -17,4 +17,29 @@ public struct SharedModelConnection: Sendable {
     package let refreshAll: @Sendable () async -> Void
     /// Reloads the record `id` when the store holds a newer version than `version`'s predecessor.
     package let refresh: @Sendable (_ id: String, _ version: Int) async -> Void
+    /// How a model of records per user (``UserRecords``) loads, follows and lets go of one user's.
+    package let perUser: PerUser?
+
+    /// A connection; `perUser` for a model whose records belong to users.
+    package init(
+        open: @escaping @Sendable (any SharedRecordStorage) async throws(SharedRecordError) -> Void,
+        refreshAll: @escaping @Sendable () async -> Void,
+        refresh: @escaping @Sendable (_ id: String, _ version: Int) async -> Void,
+        perUser: PerUser? = nil
+    ) {
+        self.open = open
+        self.refreshAll = refreshAll
+        self.refresh = refresh
+        self.perUser = perUser
+    }
+
+    /// One user's part of a model of records per user.
+    package struct PerUser: Sendable {
+        /// Loads the records of the user (an id) from their storage, once.
+        package let open: @Sendable (_ user: String, any SharedRecordStorage) async throws(SharedRecordError) -> Void
+        /// Lets go of the user's records.
+        package let close: @Sendable (_ user: String) -> Void
+        /// Reloads the user's record `id` when the store holds a newer version.
+        package let refresh: @Sendable (_ user: String, _ id: String, _ version: Int) async -> Void
+    }
 }

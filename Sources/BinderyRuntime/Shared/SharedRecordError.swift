@@ -9,11 +9,16 @@ public enum SharedRecordError: Error, Sendable, Hashable {
     case conflict(id: String)
     /// The store did not commit the change.
     case unavailable(reason: String)
+    /// The collection's access rules need a signed-in user for this change.
+    case signInRequired
+    /// The collection's access rules do not let this user change the record `id`.
+    case forbidden(id: String)
 }
 
 extension SharedRecordError: ExecutionFailureConvertible {
     /// How a command that failed on this error shows it: a missing record or a lost race is a
-    /// rule failure (409), an unavailable store an internal failure with code 503.
+    /// rule failure (409), a refusal by the access rules one with code 401 or 403, an unavailable
+    /// store an internal failure with code 503.
     public var executionFailure: ExecutionFailure {
         switch self {
         case .notFound(let id): ExecutionFailure(message: "\(id) no longer exists", origin: .rule)
@@ -21,6 +26,8 @@ extension SharedRecordError: ExecutionFailureConvertible {
             ExecutionFailure(message: "\(id) was changed elsewhere; try again", origin: .rule)
         case .unavailable:
             ExecutionFailure(message: "Storage unavailable: nothing changed. Try again in a moment.", code: 503, origin: .internal)
+        case .signInRequired: ExecutionFailure(message: "Sign in first.", code: 401, origin: .rule)
+        case .forbidden(let id): ExecutionFailure(message: "You may not change \(id).", code: 403, origin: .rule)
         }
     }
 
@@ -32,6 +39,8 @@ extension SharedRecordError: ExecutionFailureConvertible {
         case .stale(_, let current): .versionMismatch(current: current)
         case .conflict: .versionConflict
         case .unavailable: .storeUnavailable
+        case .signInRequired: .signInRequired
+        case .forbidden(let id): .forbidden(reason: "you may not change \(id)")
         }
     }
 }

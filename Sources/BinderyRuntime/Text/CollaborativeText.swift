@@ -54,4 +54,8 @@ package enum TextEditError: Error, Sendable, Hashable {
     case conflict
     /// The store did not commit it.
     case unavailable(reason: String)
+    /// The collection's access rules need a signed-in user.
+    case signInRequired
+    /// The collection's access rules do not let this user change the record.
+    case forbidden
 }

@@ -10,6 +10,8 @@ public enum UpstreamEndpoint: String, CaseIterable, Sendable, Codable, CodingKey
     case photoDetails
     /// The course list (seed 001's `MarshalService` `fetchDataCompletion:`).
     case courses
+    /// The accounts service: checks a phone number and password (the login form's sign-in).
+    case accounts
 }
 
 extension UpstreamEndpoint {

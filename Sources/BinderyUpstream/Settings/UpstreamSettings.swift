@@ -1,7 +1,7 @@
 /// The fake upstream's settings: the random seed and each endpoint's behaviour.
 ///
 /// Encodes as `{"seed": 42, "endpoints": {"travel": {"latencyMs": 1000, ...}, "hotel": {...},
-/// "photos": {...}, "photoDetails": {...}, "courses": {...}}}`; decoding requires every field and validates ranges.
+/// "photos": {...}, "photoDetails": {...}, "courses": {...}, "accounts": {...}}}`; decoding requires every field and validates ranges.
 /// Change it at run time with ``merging(patch:)`` (JSON merge patch) or
 /// ``UpstreamProvider/update(_:)``.
 public struct UpstreamSettings: Sendable, Equatable, Hashable {
@@ -29,6 +29,7 @@ public struct UpstreamSettings: Sendable, Equatable, Hashable {
             .photos: EndpointSettings(),
             .photoDetails: EndpointSettings(),
             .courses: EndpointSettings(),
+            .accounts: EndpointSettings(),
         ]
     )
 

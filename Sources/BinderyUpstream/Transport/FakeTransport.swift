@@ -13,6 +13,7 @@ struct FakeTransport: Sendable {
         case .hotel: return fixtures.hotel
         case .photos: return fixtures.photos
         case .courses: return fixtures.courses
+        case .accounts: return fixtures.accounts
         case .photoDetails(let id):
             guard let body = fixtures.photoDetails[id] else { throw .notFound(.photoDetails) }
             return body

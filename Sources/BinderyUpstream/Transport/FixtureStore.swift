@@ -15,6 +15,8 @@ struct FixtureStore: Sendable {
     var cities: Data
     /// `courses.json`: `{"data": [courses]}`.
     var courses: Data
+    /// `accounts.json`: `{"data": [accounts with their password hashes]}`.
+    var accounts: Data
     /// `photo-details/<id>.json`: `{"data": photo details}`, by photo id.
     var photoDetails: [String: Data]
 
@@ -28,6 +30,7 @@ struct FixtureStore: Sendable {
         photos = read("photos.json")
         cities = read("cities.json")
         courses = read("courses.json")
+        accounts = read("accounts.json")
         let detailsFolder = directory.appending(path: "photo-details")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: detailsFolder.path)) ?? []
         var details: [String: Data] = [:]

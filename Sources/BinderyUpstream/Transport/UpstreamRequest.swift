@@ -10,6 +10,8 @@ enum UpstreamRequest: Equatable, Sendable {
     case photoDetails(id: String)
     /// The course list.
     case courses
+    /// The accounts service's accounts (with their password hashes).
+    case accounts
 
     /// The endpoint that answers the request.
     var endpoint: UpstreamEndpoint {
@@ -19,6 +21,7 @@ enum UpstreamRequest: Equatable, Sendable {
         case .photos: .photos
         case .photoDetails: .photoDetails
         case .courses: .courses
+        case .accounts: .accounts
         }
     }
 }

@@ -2,18 +2,27 @@ import Bindery
 import Observation
 
 /// The login form of seed 000 Demo 2 (`Demo2ViewModel`): a phone number and a password,
-/// validated as the user types, with a `clear` command enabled only while both are valid.
+/// validated as the user types, with a `clear` command enabled only while both are valid, and
+/// `signIn`, which signs the session in for real (the accounts service of the upstream checks
+/// them).
 @Observable
 public final class FormViewModel: ViewModel {
     /// The phone number the client typed (two-way); starts as the seed's "186".
     public var phone = FormRules.initialPhone
-    /// The password the client typed (two-way); starts empty.
+    /// The password the client typed (two-way); starts empty. Sensitive: never stored.
     public var password = FormRules.initialPassword
-    /// The live state of `clear`.
+    /// The live state of `clear` and `signIn`.
     public let commandStates = CommandStates()
+    /// Who the session is.
+    @ObservationIgnored public let viewer: Viewer
 
-    /// Creates the form with the seed's initial values.
-    public init() {}
+    /// Creates the form with the seed's initial values, for `viewer`'s session.
+    public init(viewer: Viewer = Viewer()) {
+        self.viewer = viewer
+    }
+
+    /// The name of the user the session is signed in as, or nil.
+    public var signedInAs: String? { viewer.user?.name }
 
     /// The seed's echo line: `手机号:<phone>, 密码:<password>`.
     public var output: String { "手机号:\(phone), 密码:\(password)" }
@@ -32,11 +41,11 @@ public final class FormViewModel: ViewModel {
         password = FormRules.initialPassword
     }
 
-    /// Inputs `phone` and `password`; the echo line, validity flags and colours; `clear`; writes
-    /// pushed to watchers within 25 ms (p99).
+    /// Inputs `phone` and `password`; the echo line, validity flags and colours, who is signed in;
+    /// `clear` and `signIn`; writes pushed to watchers within 25 ms (p99).
     public static let declaration = ViewModelDeclaration<FormViewModel>(
         "Form",
-        summary: "The login form (seed 000 Demo 2): a phone number and a password, validated as you type.",
+        summary: "The login form (seed 000 Demo 2): a phone number and a password, validated as you type, that signs you in.",
         inputs: [
             .string("phone", \.phone, maxLength: 64),
             .string("password", \.password, maxLength: 256).sensitive(),
@@ -47,6 +56,7 @@ public final class FormViewModel: ViewModel {
             .boolean("passwordValid") { $0.passwordValid },
             .enumeration("phoneColor", FormRules.colors) { $0.phoneColor },
             .enumeration("passwordColor", FormRules.colors) { $0.passwordColor },
+            .optionalString("signedInAs") { $0.signedInAs },
         ],
         commands: [
             .immediate(
@@ -56,6 +66,13 @@ public final class FormViewModel: ViewModel {
                     model.clear()
                     return .none
                 }
+            ),
+            .signIn(
+                "signIn", summary: "Signs the session in with the phone number and password; enabled while both are valid.",
+                enabled: { $0.phoneValid && $0.passwordValid }, refusal: "Wrong phone number or password.",
+                credentials: { Credentials(username: $0.phone, password: $0.password) },
+                // The password has done its job: it does not stay in the form.
+                signedIn: { model, _ in model.password = FormRules.initialPassword }
             ),
         ]
     )

@@ -1,7 +1,7 @@
 import Bindery
 
 /// A development recipe (seed 003's `ASHRecipe`): a name, a blurb, the film it develops and its
-/// ordered steps. Shared by every session through the ``RecipeBook``.
+/// ordered steps, and who made it. Shared by every session through the ``RecipeBook``.
 ///
 /// Its name, blurb and each step's name and agitation note are collaborative texts: several
 /// users type into them at once and every keystroke is kept.
@@ -20,10 +20,15 @@ public struct Recipe: SharedRecord, Identifiable {
     }
     /// Starts at 1 and grows by 1 with every committed change.
     public var version: Int
+    /// The id of the user who made it; nil for the recipes seeded at first start (nobody's).
+    public var owner: String?
+    /// That user's name, as the list shows it.
+    public var ownerName: String?
 
     /// Creates a recipe; steps without an id get `s1`, `s2`… by position.
     public init(
-        id: String, name: String, blurb: String = "", filmType: FilmType = .fallback, steps: [Step] = [], version: Int = 1
+        id: String, name: String, blurb: String = "", filmType: FilmType = .fallback, steps: [Step] = [], version: Int = 1,
+        owner: String? = nil, ownerName: String? = nil
     ) {
         self.id = id
         self.name = name
@@ -31,17 +36,22 @@ public struct Recipe: SharedRecord, Identifiable {
         self.filmType = filmType
         self.steps = steps
         self.version = version
+        self.owner = owner
+        self.ownerName = ownerName
         Self.numberUnnamedSteps(&self.steps)
     }
 
     /// Reads a recipe; steps stored without ids get `s1`, `s2`… by position, the same on every read.
+    /// A recipe stored before recipes had owners is nobody's.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             id: try container.decode(String.self, forKey: .id), name: try container.decode(String.self, forKey: .name),
             blurb: try container.decode(String.self, forKey: .blurb),
             filmType: try container.decode(FilmType.self, forKey: .filmType),
-            steps: try container.decode([Step].self, forKey: .steps), version: try container.decode(Int.self, forKey: .version)
+            steps: try container.decode([Step].self, forKey: .steps), version: try container.decode(Int.self, forKey: .version),
+            owner: try container.decodeIfPresent(String.self, forKey: .owner),
+            ownerName: try container.decodeIfPresent(String.self, forKey: .ownerName)
         )
     }
 

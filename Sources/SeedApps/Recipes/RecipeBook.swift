@@ -1,18 +1,20 @@
 import Bindery
 
 /// The recipes, shared by every session of a server (seed 003's Core Data model layer): a
-/// ``SharedCollection`` of ``Recipe``s named `recipes`, stored as `recipes/<id>`.
+/// ``SharedCollection`` of ``Recipe``s named `recipes`, stored as `recipes/<id>`. Anyone reads
+/// them; anyone signed in adds and edits them; only a recipe's owner deletes or restores it (an
+/// administrator, the ones nobody owns).
 public typealias RecipeBook = SharedCollection<Recipe>
 
 extension SharedCollection where Record == Recipe {
     /// The recipe book as a server opens it: its first start stores `firstStart`.
     public static func recipes(firstStart: [Recipe] = FirstStartRecipes.all) -> RecipeBook {
-        RecipeBook("recipes", firstStart: firstStart)
+        RecipeBook("recipes", firstStart: firstStart, writableBy: .signedIn, deletableBy: RecipeRules.deleters)
     }
 
-    /// A book in memory holding `recipes` (tests).
+    /// A book in memory holding `recipes` (tests), with the same rules.
     public static func inMemory(_ recipes: [Recipe] = FirstStartRecipes.all) -> RecipeBook {
-        inMemory("recipes", recipes)
+        inMemory("recipes", recipes, writableBy: .signedIn, deletableBy: RecipeRules.deleters)
     }
 
     /// Every recipe, by name (then id).
@@ -30,8 +32,8 @@ extension SharedCollection where Record == Recipe {
     /// Whether the pages of the recipe `id` are gone: it does not exist and cannot be restored.
     public func isGone(id: String) -> Bool { !contains(id: id) && deletion(of: id) == nil }
 
-    /// Adds a recipe named `name` with no steps; answers it once it is durable.
-    public func add(name: String) async throws(SharedRecordError) -> Recipe {
-        try await add { id in Recipe(id: id, name: name) }
+    /// Adds a recipe named `name` with no steps, owned by `owner`; answers it once it is durable.
+    public func add(name: String, owner: User? = nil) async throws(SharedRecordError) -> Recipe {
+        try await add { id in Recipe(id: id, name: name, owner: owner?.id, ownerName: owner?.name) }
     }
 }

@@ -13,12 +13,13 @@ enum RecipeDeletion {
         ]
     }
 
-    /// `restore`: brings the recipe back as it was; enabled while it is deleted.
+    /// `restore`: brings the recipe back as it was; enabled while it is deleted, for who may
+    /// delete it (``RecipeRules/mayDelete(_:by:)``).
     static func restoreCommand<Model: ViewModel>(
         _ book: KeyPath<Model, RecipeBook> & Sendable, _ id: KeyPath<Model, String> & Sendable
     ) -> CommandDeclaration<Model> {
-        .deferred(
-            "restore", summary: "Brings the deleted recipe back as it was; enabled while it is deleted.",
+        CommandDeclaration<Model>.deferred(
+            "restore", summary: "Brings the deleted recipe back as it was; enabled while it is deleted, for its owner.",
             enabled: { $0[keyPath: book].deletion(of: $0[keyPath: id]) != nil },
             prepare: { model, _ in
                 let book = model[keyPath: book]
@@ -29,5 +30,8 @@ enum RecipeDeletion {
                 }
             }
         )
+        .executable(by: .when { user, model in
+            model[keyPath: book].deletion(of: model[keyPath: id]).map { RecipeRules.mayDelete($0.record, by: user) } ?? true
+        })
     }
 }

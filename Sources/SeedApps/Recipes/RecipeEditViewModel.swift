@@ -166,6 +166,7 @@ public final class RecipeEditViewModel: ViewModel {
         persists: PersistedState(save: { _ in .null }, restore: { _, _ in }),
         writeThrough: WriteThrough { model, write throws(ViewModelError) in try await model.commit(write) }
     )
+    .writable(by: .signedIn)
     .latencyBudget(.writeToPush(.milliseconds(25)))
 
     /// `removeStep`'s argument: the step's index.

@@ -28,6 +28,24 @@ public enum RecipeRules {
         name.allSatisfy(\.isWhitespace) ? "must not be empty" : nil
     }
 
+    /// The role that may delete (and restore) the recipes nobody owns (the first start's).
+    public static let administrator = "admin"
+
+    /// Whether `user` may delete `recipe` (or restore it once deleted): its owner may; a recipe
+    /// nobody owns, an administrator. Anyone signed in may edit any recipe.
+    public static func mayDelete(_ recipe: Recipe, by user: User) -> Bool {
+        recipe.owner.map { $0 == user.id } ?? user.has(role: administrator)
+    }
+
+    /// Why someone else may not `verb` (delete, restore) `recipe`: "only its owner may delete r1",
+    /// "only an administrator may delete c41" (nobody's).
+    public static func whoMayDelete(_ recipe: Recipe, _ verb: String) -> String {
+        "only \(recipe.owner == nil ? "an administrator" : "its owner") may \(verb) \(recipe.id)"
+    }
+
+    /// Who may delete a recipe or restore a deleted one (``mayDelete(_:by:)``).
+    public static let deleters = Access<Recipe>.when { user, recipe in mayDelete(recipe, by: user) }
+
 }
 
 extension Step {

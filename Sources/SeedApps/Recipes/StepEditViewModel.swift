@@ -78,4 +78,5 @@ public final class StepEditViewModel: ViewModel {
         outputs: [.integer("index") { $0.step?.index ?? 0 }],
         writeThrough: WriteThrough { model, write throws(ViewModelError) in try await model.commit(write) }
     )
+    .writable(by: .signedIn)
 }

@@ -4,18 +4,20 @@ import Foundation
 
 /// `/api/upstream`: read and change the fake upstream's latency and failure settings.
 ///
-/// The settings are global: a change affects every session. The routes exist only when the
-/// server runs with the upstream control enabled (the default on loopback). A page of another
-/// site cannot change them: the server refuses cross-site writes to every app route.
+/// The settings are global: a change affects every session, so only administrators may make one
+/// (`changedBy`, the seed apps' default). The routes exist only when the server runs with the
+/// upstream control enabled (the default on loopback). A page of another site cannot change them:
+/// the server refuses cross-site writes to every app route.
 struct UpstreamSettingsRoutes: HTTPResponder {
     let upstream: UpstreamProvider
 
-    /// `GET` and `PATCH /api/upstream`, with their OpenAPI operations.
-    static func routes(upstream: UpstreamProvider) -> [Route] {
+    /// `GET` and `PATCH /api/upstream`, with their OpenAPI operations; `PATCH` for the users
+    /// `changedBy` lets.
+    static func routes(upstream: UpstreamProvider, changedBy: Access<Request>) -> [Route] {
         let responder = UpstreamSettingsRoutes(upstream: upstream)
         return [
             Route(.get, "/api/upstream", operation: UpstreamOpenAPI.getSettings, responder: responder),
-            Route(.patch, "/api/upstream", operation: UpstreamOpenAPI.patchSettings, responder: responder),
+            Route(.patch, "/api/upstream", operation: UpstreamOpenAPI.patchSettings, access: changedBy, responder: responder),
         ]
     }
 

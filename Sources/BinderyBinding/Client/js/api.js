@@ -10,28 +10,14 @@
 // and the server answers a repeat with its first answer (`Idempotent-Replayed: true`) without
 // applying anything again; 409 with `Retry-After` says the first is still running.
 
+import { NetworkError, ProblemError } from './errors.js';
 import { note } from './trace.js';
 import { parseServerTiming } from './server-timing.js';
 
-/** An RFC 9457 problem (or any non-2xx answer) returned by the server. */
-export class ProblemError extends Error {
-  constructor(status, problem, { retryAfter = null } = {}) {
-    super(problem.detail || problem.title || `HTTP ${status}`);
-    this.name = 'ProblemError';
-    this.status = status;
-    this.problem = problem;
-    this.retryAfter = retryAfter; // seconds the answer's Retry-After asks to wait, or null
-  }
-}
-
-/** The request never got an HTTP answer (server down, connection dropped). */
-export class NetworkError extends Error {
-  constructor(cause) {
-    super('The server cannot be reached');
-    this.name = 'NetworkError';
-    this.cause = cause;
-  }
-}
+export {
+  NetworkError, ProblemError, UPSTREAM_PLAIN, describeError, errorFacts, isUpstreamError, notAllowed, problemDetails,
+  signInRequired,
+} from './errors.js';
 
 /**
  * Whether `err` (from this module) means the request got no answer of the application: the
@@ -114,9 +100,10 @@ function preferredWait(headers) {
  * {status, data, replayed} (replayed: the server answered a repeated Idempotency-Key with its
  * first answer) or throws ProblemError / NetworkError. For an app's own routes (its screens'
  * modules). `idempotencyKey` is sent as the Idempotency-Key header; `early` is the promise of
- * the same request's answer, already sent (by the page's loader).
+ * the same request's answer, already sent (by the page's loader); `trace: false`
+ * keeps it out of the inspector (a sign-in: its body is a password).
  */
-export async function request(method, url, { body, contentType = 'application/json', headers = {}, keepalive = false, idempotencyKey: key = null, early = null } = {}) {
+export async function request(method, url, { body, contentType = 'application/json', headers = {}, keepalive = false, idempotencyKey: key = null, early = null, trace = true } = {}) {
   const init = {
     method,
     credentials: 'same-origin',
@@ -132,7 +119,7 @@ export async function request(method, url, { body, contentType = 'application/js
     init.body = JSON.stringify(body);
   }
   // A write is noted when it leaves (the inspector takes the version shown then) and when answered.
-  const noted = method === 'GET' ? null : { type: 'request', id: ++requests, method, url, headers: { ...init.headers }, body: init.body };
+  const noted = method === 'GET' || !trace ? null : { type: 'request', id: ++requests, method, url, headers: { ...init.headers }, body: init.body };
   if (noted) note({ ...noted, phase: 'sent' });
   let response;
   let text;
@@ -211,8 +198,10 @@ export async function patchInputs(path, inputs, { keepalive = false, ifMatch = n
 
 /**
  * POST /api/views/{path}/commands/{name}, with `key` as its Idempotency-Key. Resolves to
- * {status, snapshot, replayed}; status 202 means the command is still running and the event
- * stream will bring its end.
+ * {status, snapshot, replayed, rotated}; status 202 means the command is still running and the
+ * event stream will bring its end. A command that signed the session in (a login form's) answers
+ * the session's new token beside the snapshot: the page keeps nothing of it (the new cookie
+ * carries the session) and says only `rotated: true`, so that the page asks who is signed in now.
  */
 export async function executeCommand(path, name, body, waitSeconds = 10, { key = null } = {}) {
   const { status, data, replayed } = await request('POST', `${viewURL(path)}/commands/${encodeURIComponent(name)}`, {
@@ -220,7 +209,8 @@ export async function executeCommand(path, name, body, waitSeconds = 10, { key =
     headers: { Prefer: `wait=${waitSeconds}` },
     idempotencyKey: key,
   });
-  return { status, snapshot: data, replayed };
+  const { token, ...snapshot } = data || {};
+  return { status, snapshot: data ? snapshot : data, replayed, rotated: token !== undefined };
 }
 
 /** The Server-Sent Events URL of a view; lastEventId resumes after that version. */
@@ -240,64 +230,4 @@ export function streamURL(views, lastEventId = null) {
   const keep = (text) => encodeURIComponent(text).replace(/%2F/g, '/').replace(/%2C/g, ',').replace(/%40/g, '@');
   const query = `views=${views.map(keep).join(',')}`;
   return lastEventId ? `/api/events?${query}&lastEventId=${keep(lastEventId)}` : `/api/events?${query}`;
-}
-
-// What the user reads, by status: plain words, no codes, no field paths. The server's own words
-// are kept for problemDetails(), shown behind a "Details" disclosure.
-const PLAIN = {
-  400: 'The server could not read that request.',
-  404: 'There is nothing here: it was removed, or the address is not right.',
-  409: 'That is not possible right now.',
-  412: 'Someone else changed this meanwhile.',
-  413: 'That is too large to send.',
-  422: 'That value is not accepted.',
-  429: 'Too many requests at once. Wait a moment and try again.',
-  502: 'A service this screen needs did not answer properly. Try again.',
-  503: 'The server is busy or restarting. Try again in a moment.',
-};
-
-/** A short sentence in plain words for any error thrown by this module (or a command's error). */
-export function describeError(err) {
-  if (err instanceof ProblemError) {
-    if (err.status === 422 && err.problem && err.problem.field) return `That value is not accepted: ${err.problem.detail.replace(/^'[^']*':\s*/, '')}`;
-    return PLAIN[err.status] || (err.status >= 500 ? 'Something went wrong on the server. Try again.' : 'That did not work.');
-  }
-  if (err instanceof NetworkError) return 'The server cannot be reached. Check the connection and try again.';
-  if (isUpstreamError(err)) return UPSTREAM_PLAIN;
-  return err && err.message ? err.message : String(err);
-}
-
-/** What a failure of the service behind the server (`origin: "upstream"`) says in plain words. */
-export const UPSTREAM_PLAIN = 'A service this screen needs did not answer properly. Try again.';
-
-/** Whether `err` is a view model's error object that came from its upstream ({code, message, origin}). */
-export function isUpstreamError(err) {
-  return Boolean(err) && typeof err === 'object' && !(err instanceof Error) && err.origin === 'upstream';
-}
-
-/**
- * A view model's error object ({code, message, origin, ...}) as the lines of its "Details":
- * "Code: 500", "Message: Bad Network", "From: the upstream service", then any other member.
- */
-export function errorFacts(err) {
-  if (err == null) return '';
-  if (typeof err !== 'object') return String(err);
-  const lines = [];
-  if (err.code != null) lines.push(`Code: ${err.code}`);
-  if (err.message) lines.push(`Message: ${err.message}`);
-  if (err.origin) lines.push(`From: ${err.origin === 'upstream' ? 'the upstream service' : err.origin}`);
-  for (const [k, v] of Object.entries(err)) {
-    if (!['code', 'message', 'origin'].includes(k)) lines.push(`${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}`);
-  }
-  return lines.join('\n');
-}
-
-/** The technical account of an error, for the "Details" disclosure. */
-export function problemDetails(err) {
-  if (err instanceof ProblemError) {
-    const p = err.problem || {};
-    return [`HTTP ${err.status}`, p.title, p.detail].filter(Boolean).join(' · ');
-  }
-  if (err instanceof NetworkError) return String(err.cause || err.message);
-  return err && typeof err === 'object' && !(err instanceof Error) ? errorFacts(err) : String(err);
 }

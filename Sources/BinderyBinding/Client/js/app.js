@@ -2,25 +2,48 @@
 // the header navigation from it, mounts screens, shows the reconnecting indicator and exposes a
 // small debug hook (window.__bindery) used by the browser tests.
 //
+// Users: the page knows who is signed in (session.js: from PUT /api/session at the start, then
+// every change of any tab). The header shows it (account-menu.js), the nav and the home page list
+// only what the user may open (access.js), and inputs the user may not change are read-only
+// (read-only.js). A screen that needs a user, or a write or command the server refuses with 401,
+// shows the sign-in page, which comes back to the address (`/sign-in?next=/recipes/c41/edit`); a
+// 403 is an error like any other. When the user changes the page's stream goes over to the new
+// session (binder/hub.js) and the screen follows: after a sign-in it reads its view again (the
+// session kept its state); after a sign-out (a new session) it starts again.
+//
 // Mounting is generic: the route's template tpl-<name> is bound to its view model; a screen with
 // behaviour of its own has a module, screens/<name>.js (the server lists them in the page, from
 // the app's Public/ and this client), whose mount() runs on top.
 
 import * as api from './api.js';
+import { readable, refusal } from './access.js';
+import { AccountMenu } from './account-menu.js';
 import { retry } from './backoff.js';
 import { Binder } from './binder.js';
 import { Inspector } from './inspector/inspector.js';
-import { pageHub } from './binder/hub.js';
+import { onEnded, pageHub, resetHub } from './binder/hub.js';
 import { lookup } from './binder/members.js';
+import { missingPages } from './missing-page.js';
+import { buildNav, markCurrentNav } from './nav.js';
 import { Presence } from './presence.js';
+import { applyWriteAccess } from './read-only.js';
 import { match, pageRoutes, routeTable } from './routes.js';
-import { startRouter } from './router.js';
+import { isSibling, restoreView, startRouter } from './router.js';
+import * as session from './session.js';
 import { instantiate } from './templates.js';
 import { dismissAll, showToast } from './toast.js';
 
 const main = document.getElementById('main');
 const indicator = document.getElementById('connection');
 const inspector = new Inspector(document.getElementById('inspector'), document.getElementById('inspector-toggle'));
+const account = new AccountMenu(document.getElementById('account'), {
+  notify: (message) => showToast(message),
+  // What the screen typed goes under the session it was typed in, before that one ends.
+  beforeSignOut: () => Promise.race([
+    Promise.all(current && current.binder ? [...current.binder.writers.values()].map((w) => w.flush()) : []),
+    new Promise((resolve) => { setTimeout(resolve, 3000); }),
+  ]),
+});
 
 let routes = null;    // from the catalogue; null until it arrived
 let screens = {};     // the screens' modules by route name (screens/<name>.js)
@@ -41,83 +64,38 @@ function setConnection(state) {
 
 const pageTitle = (text) => (text ? `${text} · Bindery` : 'Bindery');
 
-/** The not-found page; under a screen's address (a removed item) it also links back to that screen. */
-function showNotFound(err, route = null) {
-  const view = instantiate('tpl-not-found');
-  view.querySelector('.banner').textContent = err ? api.describeError(err) : 'There is no screen at this address.';
-  if (route && route.parent) linkBack(view, route.parent);
-  main.replaceChildren(view);
-  setLoading(false);
-  document.title = pageTitle('Not found');
-}
-
-/** Shows the "← Parent" link of a not-found or failed page, to its parent `{title, url}`. */
-function linkBack(view, parent) {
-  const back = view.querySelector('.not-found-parent');
-  back.hidden = false;
-  back.querySelector('a').href = parent.url;
-  back.querySelector('a').textContent = `← ${parent.title}`;
-}
-
-/**
- * A child page whose view model is missing because its parent could not load what it is made of
- * (the parent's `error` is set: its upstream failed) is not "not found": it says the load failed,
- * with Details and Try again (the parent's `load` when it has one, then this page again). Anything
- * else missing is not found.
- */
-async function showMissing(err, route, stillHere = () => true) {
-  const parentPath = route && route.parent && err instanceof api.ProblemError && err.status === 404
-    ? route.parent.url.replace(/^\/+/, '') : null;
-  let parent = null;
-  if (parentPath) { try { parent = await api.getSnapshot(parentPath); } catch { parent = null; } }
-  if (!stillHere()) return; // the user went elsewhere meanwhile
-  const failure = parent && parent.outputs && parent.outputs.error;
-  if (!failure) { showNotFound(err, route); return; }
-  const view = instantiate('tpl-not-found');
-  view.querySelector('h1').textContent = 'Could not load this page';
-  const banner = view.querySelector('.banner');
-  const message = document.createElement('span');
-  message.className = 'banner-message';
-  message.textContent = api.describeError(failure);
-  const details = document.createElement('details');
-  const summary = document.createElement('summary');
-  summary.textContent = 'Details';
-  const facts = document.createElement('pre');
-  facts.textContent = api.problemDetails(failure);
-  details.append(summary, facts);
-  banner.replaceChildren(message, details);
-  const retry = document.createElement('button');
-  retry.type = 'button';
-  retry.className = 'load-retry';
-  retry.textContent = 'Try again';
-  const here = location.href;
-  retry.addEventListener('click', async () => {
-    retry.disabled = true;
-    retry.setAttribute('aria-busy', 'true');
-    const load = parent.commands && parent.commands.load;
-    if (load && load.enabled) {
-      try { await api.executeCommand(parentPath, 'load', undefined, 10, { key: api.idempotencyKey() }); } catch { /* shown again below */ }
-    }
-    if (location.href === here) render(new URL(here));
-  });
-  const actions = document.createElement('p');
-  actions.className = 'actions';
-  actions.append(retry);
-  banner.after(actions);
-  linkBack(view, route.parent);
-  main.replaceChildren(view);
-  setLoading(false);
-  document.title = pageTitle('Could not load');
-  main.querySelector('h1').focus({ preventScroll: true });
-}
+const { showNotFound, showNotAllowed, showMissing } = missingPages({
+  main,
+  shown: (title) => { setLoading(false); document.title = pageTitle(title); },
+  render: (url) => render(url),
+});
 
 // What every screen module receives.
 const ctx = {
   get navigate() { return navigate; },
   notify: (message) => showToast(message),
-  views: [], // the catalogue: [{name, path, title, url, api, viewModel, children}]
+  allViews: [], // the catalogue: [{name, path, title, url, api, viewModel, children, readAccess, writeAccess}]
+  /** The catalogue's views the user may open (a home page's list). */
+  get views() { return readable(ctx.allViews, session.currentUser()); },
   pages: [], // the app's own pages without a view model (routes.js pageRoutes): [{name, title, url, nav}]
+  /** Who is signed in ({id, name, roles}) or null. */
+  get user() { return session.currentUser(); },
+  /** Shows the sign-in page, which comes back to the page in view (`replace`: instead of it in history). */
+  askToSignIn: (options) => askToSignIn(options),
 };
+
+/**
+ * The server wants a user: the sign-in page, which comes back here once signed in. The page asks
+ * the server first whether a user it thought signed in still is (signed out on another device).
+ */
+function askToSignIn({ replace = false } = {}) {
+  const back = location.pathname + location.search;
+  if (location.pathname === session.SIGN_IN_PATH) return;
+  session.recheck().finally(() => {
+    // Still here, and nobody signed in (else the user change shows the screen again).
+    if (location.pathname + location.search === back && !session.currentUser()) navigate(session.signInHref(back), { replace });
+  });
+}
 
 /** A binder of root to the view model at path with the app's standard wiring (not started). */
 function bind(root, path, route) {
@@ -125,47 +103,24 @@ function bind(root, path, route) {
     // Previous/Next between siblings replaces the history entry: Back leaves the photos at once.
     navigate: (url) => navigate(url, { replace: isSibling(location.pathname, new URL(url, location.href).pathname) }),
     notify: (message) => showToast(message),
-    connection: (state) => { if (current && current.binder === binder) setConnection(state); },
+    // A sign-out ends the session's streams by design: no "Reconnecting…" for that (session.js).
+    connection: (state) => { if (current && current.binder === binder && !(state === 'reconnecting' && session.signingOut())) setConnection(state); },
     onFatal: (err) => {
       if (!current || current.binder !== binder) return;
+      if (api.signInRequired(err)) { askToSignIn({ replace: true }); return; } // a screen that needs a user
+      if (api.notAllowed(err)) { showNotAllowed(route); return; }
       const stillHere = () => Boolean(current && current.binder === binder);
       showMissing(err, route, stillHere).catch(() => { if (stillHere()) showNotFound(err, route); });
     },
+    // A write or a command the server refused for want of a user (401).
+    signIn: () => { if (current && current.binder === binder) askToSignIn(); },
+    // A command signed the session in (the login form's): who is it now?
+    rotated: () => session.recheck(),
   });
   if (route.titleMember) {
     binder.onSnapshot((s) => { document.title = pageTitle(lookup(s, route.titleMember) || route.title); });
   }
   return binder;
-}
-
-/** Puts scroll position and focus back once the screen shows them (Back to a list row). */
-function restoreView(restore) {
-  const deadline = Date.now() + 5000;
-  const attempt = () => {
-    const { focus } = restore;
-    let target = null;
-    if (focus && focus.href) target = main.querySelector(`a[href="${CSS.escape(focus.href)}"]`);
-    else if (focus && focus.id) target = document.getElementById(focus.id);
-    else if (focus && focus.list) {
-      const row = main.querySelector(`#${CSS.escape(focus.list)} [data-key="${CSS.escape(focus.key)}"]`);
-      target = row && (row.querySelector('a[href], button, input, select, textarea, [tabindex]') || row);
-    }
-    const tall = document.documentElement.scrollHeight >= restore.scrollY + window.innerHeight * 0.5;
-    if ((focus ? target : tall) || Date.now() > deadline) {
-      if (target) target.focus({ preventScroll: true });
-      window.scrollTo(0, restore.scrollY);
-      return;
-    }
-    requestAnimationFrame(attempt);
-  };
-  requestAnimationFrame(attempt);
-}
-
-/** Whether `to` is a sibling page of `from` (the next photo): such a move replaces history. */
-function isSibling(from, to) {
-  const a = from.split('/');
-  const b = to.split('/');
-  return a.length === b.length && a.length > 2 && a.slice(0, -1).join('/') === b.slice(0, -1).join('/') && from !== to;
 }
 
 function render(url, restore = null) {
@@ -178,10 +133,15 @@ function render(url, restore = null) {
   dismissAll(); // a notice is about the page it was raised on
   setConnection('connecting');
   markCurrentNav(url.pathname);
+  account.link();
   const found = match(routes, url.pathname);
   inspector.show(null);
   if (!found) { showNotFound(); return; }
   const { route, viewPath } = found;
+  // The catalogue says this screen needs a user (or a role): not even asked for.
+  const refused = refusal(route.readAccess, session.currentUser());
+  if (refused === 'sign-in') { main.replaceChildren(); setLoading(true); askToSignIn({ replace: true }); return; }
+  if (refused) { showNotAllowed(route); return; }
   const template = `tpl-${route.name}`;
   if (!document.getElementById(template)) {
     showNotFound(new Error(`This client has no page for the screen "${route.name}" yet.`));
@@ -197,6 +157,9 @@ function render(url, restore = null) {
   if (binder) {
     root.setAttribute('aria-busy', 'true');
     const first = binder.onSnapshot(() => { first(); root.removeAttribute('aria-busy'); setLoading(false); });
+    // Inputs the user may not change are read-only (list items come with snapshots).
+    applyWriteAccess(binder, routes, session.currentUser());
+    binder.onSnapshot(() => applyWriteAccess(binder, routes, session.currentUser()));
   }
   // A bound form never submits natively (Enter must not reload): its state lives on the server.
   if (binder) root.addEventListener('submit', (event) => event.preventDefault());
@@ -209,30 +172,9 @@ function render(url, restore = null) {
   if (binder) binder.start(); else setConnection('open');
   // Back/Forward: where the user was; otherwise focus the new screen's heading so keyboard and
   // screen-reader users follow along.
-  if (restore) restoreView(restore);
+  if (restore) restoreView(main, restore);
   else if (!firstRender) (main.querySelector('h1') || main).focus({ preventScroll: false });
   firstRender = false;
-}
-
-function markCurrentNav(pathname) {
-  for (const a of document.querySelectorAll('#nav a')) {
-    const href = a.getAttribute('href');
-    const here = href === '/' ? pathname === '/' : pathname === href || pathname.startsWith(`${href}/`);
-    if (here) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
-  }
-}
-
-function buildNav(views, pages = []) {
-  const entries = [...views, ...pages.filter((p) => p.nav)];
-  document.querySelector('#nav ul').replaceChildren(...entries.map((v) => {
-    const li = document.createElement('li');
-    const a = document.createElement('a');
-    a.href = v.url;
-    a.textContent = v.title;
-    li.append(a);
-    return li;
-  }));
-  markCurrentNav(location.pathname);
 }
 
 /**
@@ -254,7 +196,7 @@ async function loadScreens() {
 // stream do); routing waits for it so that the screen's parallel requests don't each create a
 // session of their own. While the server can't be reached the catalogue is asked again with the
 // shared back-off; a refusal leaves only the home screen.
-const catalogue = retry(() => api.ensureSession().then(() => api.listViews()), {
+const catalogue = retry(() => api.ensureSession().then(({ data }) => { session.learn(data); return api.listViews(); }), {
   retryable: (err) => !(err instanceof api.ProblemError && err.status < 500),
   onRetry: () => setConnection('reconnecting'),
 }).catch((err) => {
@@ -263,17 +205,60 @@ const catalogue = retry(() => api.ensureSession().then(() => api.listViews()), {
 });
 Promise.all([catalogue, loadScreens()]).then(([views, modules]) => {
   screens = modules;
-  ctx.views = views;
+  ctx.allViews = views;
   ctx.pages = pageRoutes();
   routes = routeTable(views, ctx.pages);
-  buildNav(views, ctx.pages);
+  account.show(session.currentUser());
+  buildNav(views, ctx.pages, session.currentUser());
   navigate = startRouter(render);
 });
 
+/**
+ * Another user (this tab's sign-in or sign-out, or another tab's): the header and the nav at once;
+ * the page's stream goes over to the session (hub.reset). After a sign-in the session kept its
+ * state: the screen reads its view again and its inputs may now be writable. After a sign-out
+ * the session is new: what this tab kept unsent belongs to the old one and is dropped, and the
+ * screen starts again once the stream is the new session's. A page without a view model (the
+ * home page's list, the sign-in page) is shown again.
+ */
+session.onUserChange(({ user, fresh, change }) => {
+  if (!routes) return;
+  account.show(user);
+  buildNav(ctx.allViews, ctx.pages, user);
+  const settled = resetHub({ fresh, change });
+  const binder = current && current.binder;
+  if (fresh) {
+    if (binder) for (const writer of binder.writers.values()) writer.reset();
+    dropUnsent();
+    settled.then(() => render(new URL(location.href)));
+    return;
+  }
+  const found = match(routes, location.pathname);
+  if (!binder || (found && refusal(found.route.readAccess, user))) { render(new URL(location.href)); return; }
+  applyWriteAccess(binder, routes, user);
+  binder.resync();
+});
+
+// The stream this tab holds saw views end (their session was signed out, maybe on another
+// device): who is signed in now? A change is told to every tab (session.js).
+onEnded(() => { session.recheck(); });
+
+/** Forgets what this tab kept unsent (binder/outbox.js): it was the old session's. */
+function dropUnsent() {
+  try {
+    for (const key of Object.keys(sessionStorage)) if (key.startsWith('bindery:unsent:')) sessionStorage.removeItem(key);
+  } catch { /* no sessionStorage */ }
+}
+
 // Last chance to send edits still pending when the tab goes away.
 window.addEventListener('pagehide', () => { if (current && current.binder) current.binder.stop(); });
-// Coming back from the back/forward cache: the stopped screen needs a fresh binding.
-window.addEventListener('pageshow', (event) => { if (event.persisted && routes) render(new URL(location.href)); });
+// Coming back from the back/forward cache: the stopped screen needs a fresh binding, and another
+// tab may have signed in or out meanwhile (this one heard nothing).
+window.addEventListener('pageshow', (event) => {
+  if (!event.persisted || !routes) return;
+  render(new URL(location.href));
+  session.recheck();
+});
 
 // Debug hook for tests and curious humans.
 window.__bindery = {
@@ -285,4 +270,6 @@ window.__bindery = {
   /** The page's one event stream (binder/hub.js): this tab's role, views, the connection's state. */
   get events() { return pageHub().describe(); },
   navigate: (url) => navigate(url),
+  /** Who is signed in ({id, name, roles}) or null. */
+  get user() { return session.currentUser(); },
 };

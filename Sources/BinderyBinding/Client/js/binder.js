@@ -37,7 +37,7 @@ import * as api from './api.js';
 import { Conflict } from './binder/conflict.js';
 import { askToStartAgain } from './binder/forgotten.js';
 import { EventStream } from './binder/stream.js';
-import { same } from './binder/members.js';
+import { findByPath, same } from './binder/members.js';
 import { restoreUnsent, sendCommand } from './binder/outbox.js';
 import { Scope } from './binder/scope.js';
 import { InputWriter } from './binder/writer.js';
@@ -51,7 +51,10 @@ const STALE_PAUSE_MS = 250;
  * Binds one DOM subtree to the view model at `path`.
  * options: navigate(url), notify({title, message}),
  *          connection(state: "connecting"|"open"|"reconnecting"|"closed") of the event stream,
- *          onSnapshot(snapshot) after each applied snapshot, onFatal(error) when the view can't be shown.
+ *          onSnapshot(snapshot) after each applied snapshot, onFatal(error) when the view can't be shown
+ *          (a 401 or 403 too), signIn(error) when a write or command needs a user (401: no toast),
+ *          rotated() when a command may have signed the session in (its answer carried a new
+ *          token, or was a replay of a first answer, which carries none).
  */
 export class Binder {
   constructor(root, path, options = {}) {
@@ -157,7 +160,8 @@ export class Binder {
       this.receive(snapshot, { origin: 'resync', force: snapshot.version < this.version });
       return 'open';
     } catch (err) {
-      if (err instanceof api.ProblemError && err.status === 404) {
+      // Gone, or no longer for this user (signed out elsewhere: 401; another user: 403).
+      if (err instanceof api.ProblemError && [401, 403, 404].includes(err.status)) {
         this.fail(err);
         return 'stop';
       }
@@ -314,7 +318,9 @@ export class Binder {
     if (element) { this.localBusy.add(element); this.repaint(); }
     const toastsBefore = this.errorToasts;
     try {
-      const { snapshot } = await sendCommand(this, path, name, body, { quiet, key, wait });
+      const { snapshot, rotated, replayed } = await sendCommand(this, path, name, body, { quiet, key, wait });
+      // A replayed answer carries no token even if the first one did: asked all the same.
+      if ((rotated || replayed) && this.options.rotated) this.options.rotated();
       this.receive(snapshot, { origin: 'command', path });
       if (snapshot && snapshot.navigate && this.options.navigate && !this.stopped) {
         this.options.navigate(snapshot.navigate);
@@ -328,6 +334,8 @@ export class Binder {
         if (this.errorToasts === toastsBefore) this.reportError(err, name);
       } else if (api.cancelled(err)) {
         this.resync(); // what the cancelling command did, if its own answer has not shown it yet
+      } else if (api.signInRequired(err) && this.options.signIn) {
+        this.options.signIn(err); // the sign-in page, then back here
       } else if (!(quiet && err instanceof api.ProblemError && err.status === 409)) {
         this.notify({ title: 'Error', message: api.describeError(err), details: api.problemDetails(err), command: name });
       }
@@ -374,16 +382,4 @@ export class Binder {
   }
 
   repaint() { if (this.snapshot && !this.stopped) this.scope.render(this.snapshot, this.snapshot); }
-}
-
-/** The child snapshot with this `path` anywhere inside `snapshot` (a list item's view model), or null. */
-function findByPath(snapshot, path) {
-  const seen = [snapshot];
-  while (seen.length) {
-    const node = seen.pop();
-    if (!node || typeof node !== 'object') continue;
-    if (!Array.isArray(node) && typeof node.path === 'string' && node.path.replace(/^\/+/, '') === path) return node;
-    for (const value of Array.isArray(node) ? node : Object.values(node)) if (value && typeof value === 'object') seen.push(value);
-  }
-  return null;
 }

@@ -18,6 +18,39 @@ function focusKey(element) {
 }
 
 /**
+ * Puts scroll position and focus back in `main` once the screen shows them (Back to a list row):
+ * `restore` is what the router saved when the user left the page ({scrollY, focus}).
+ */
+export function restoreView(main, restore) {
+  const deadline = Date.now() + 5000;
+  const attempt = () => {
+    const { focus } = restore;
+    let target = null;
+    if (focus && focus.href) target = main.querySelector(`a[href="${CSS.escape(focus.href)}"]`);
+    else if (focus && focus.id) target = document.getElementById(focus.id);
+    else if (focus && focus.list) {
+      const row = main.querySelector(`#${CSS.escape(focus.list)} [data-key="${CSS.escape(focus.key)}"]`);
+      target = row && (row.querySelector('a[href], button, input, select, textarea, [tabindex]') || row);
+    }
+    const tall = document.documentElement.scrollHeight >= restore.scrollY + window.innerHeight * 0.5;
+    if ((focus ? target : tall) || Date.now() > deadline) {
+      if (target) target.focus({ preventScroll: true });
+      window.scrollTo(0, restore.scrollY);
+      return;
+    }
+    requestAnimationFrame(attempt);
+  };
+  requestAnimationFrame(attempt);
+}
+
+/** Whether `to` is a sibling page of `from` (the next photo): such a move replaces history. */
+export function isSibling(from, to) {
+  const a = from.split('/');
+  const b = to.split('/');
+  return a.length === b.length && a.length > 2 && a.slice(0, -1).join('/') === b.slice(0, -1).join('/') && from !== to;
+}
+
+/**
  * Starts routing. render(url, restore) is called for the first page and on every navigation;
  * `restore` is {scrollY, focus} when Back/Forward returns to a page (where it was scrolled to and
  * the control that had focus, saved when the user left it), else null.

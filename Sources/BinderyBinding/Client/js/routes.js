@@ -8,8 +8,9 @@
 const HOME = { name: 'home', title: null, titleMember: null, pattern: /^\/$/, bound: false };
 
 /**
- * [{name, title, titleMember, pattern, bound, parent}] for "/" and every view and child in `views`;
- * a child's `parent` is {title, url} of its view (where its not-found page points back to).
+ * [{name, title, titleMember, pattern, bound, parent, readAccess, writeAccess}] for "/" and every
+ * view and child in `views`; a child's `parent` is {title, url} of its view (where its not-found
+ * page points back to).
  */
 export function routeTable(views, pages = []) {
   const routes = [HOME];
@@ -39,8 +40,9 @@ export function pageRoutes(root = document) {
   }));
 }
 
-function routeOf({ name, title, titleMember = null, url, parameters = {} }) {
-  return { name, title, titleMember, pattern: urlPattern(url, parameters), bound: true };
+/** A view's or child's route; `readAccess`/`writeAccess` as the catalogue says (access.js). */
+function routeOf({ name, title, titleMember = null, url, parameters = {}, readAccess = null, writeAccess = null }) {
+  return { name, title, titleMember, pattern: urlPattern(url, parameters), bound: true, readAccess, writeAccess };
 }
 
 /** "/gallery/photos/{index}" with index an integer -> /^\/gallery\/photos\/(\d+)$/ */

@@ -20,7 +20,7 @@
 // forgot the session gives the page its new session cookie first, not to the stream (a stream
 // racing the page's own requests would make two sessions). A `problem` event (no such view: 404)
 // stops following that view until retry(); an `end` event (the session closed) follows it again
-// after the back-off.
+// after the back-off. restart() opens it again for a new session cookie (session.js).
 //
 // Messages out (emit): {type: "state", state: "idle"|"connecting"|"open"|"reconnecting", views,
 // fresh} (views: those the open stream follows; fresh: a new stream just opened), and
@@ -233,6 +233,27 @@ export class Connection {
     const ok = await this.probe();
     if (this.closed || this.state !== 'reconnecting' || this.source) return;
     if (ok) this.open(); else this.fail();
+  }
+
+  /**
+   * The session changed (session.js): the stream opens again, so that it goes with the page's new
+   * cookie. After a sign-in the session and its versions are the same: it resumes where it stood
+   * (the old stream closes once the new one is open). `fresh`, a new session (after a sign-out):
+   * nothing held is the new session's, so it starts again from each view's snapshot.
+   */
+  restart({ fresh = false } = {}) {
+    if (this.closed) return;
+    this.refused.clear();
+    if (fresh) {
+      this.shut();
+      this.last.clear();
+      this.presence.clear();
+      this.following = [];
+      this.backoff.reset();
+      this.setState(this.target().length ? 'connecting' : 'idle');
+    }
+    // Failed meanwhile: the reopen pending takes the new cookie anyway.
+    if (this.state !== 'reconnecting' && this.target().length) this.open();
   }
 
   /** As if the network dropped the stream: it reconnects (the tests' debug hook). */

@@ -17,12 +17,18 @@
 // the last snapshot and presence the connection received at once, since the stream won't send
 // them again. On pagehide (and freeze) the hub lets go at once: the leader closes its stream, so
 // the server frees it; a follower says it left. pageshow (back/forward cache) and resume join again.
+//
+// Users: when the session changes (session.js) reset() moves the stream over to it (the leader's
+// reopens, with the new cookie); views that `end` on the stream this tab holds (the session was
+// signed out, here or on another device) call the app's onEnded(), once for all of them, so
+// that the page asks who is signed in now.
 
 import { note } from '../trace.js';
 import { Connection, soon } from './connection.js';
 import { TabLink, sharedAcrossTabs } from './tab-leader.js';
 
 const LINGER_MS = 1000;
+const ENDED_MS = 200; // the `end`s of one sign-out arrive together: one onEnded() for them
 const TRACED = new Set(['snapshot', 'patch', 'edits', 'presence']);
 
 /** This tab alone: its own connection (no Web Locks or no BroadcastChannel). */
@@ -52,6 +58,11 @@ class OwnLink {
 
   leave() { this.connection.close(); }
 
+  reset({ fresh = false } = {}) {
+    this.connection.restart({ fresh });
+    return Promise.resolve();
+  }
+
   describe() { return { role: this.role, views: this.connection.wanted, state: this.connection.state, following: this.connection.following }; }
 }
 
@@ -66,6 +77,7 @@ export class Hub {
     this.sent = null;          // the views last given to the link (sorted, joined)
     this.lingerTimer = null;
     this.leaving = false;
+    this.endedTimer = null;
     // Capture: before app.js's own pagehide listener stops the screen (nothing reopens then).
     window.addEventListener('pagehide', () => this.leave(), { capture: true });
     window.addEventListener('pageshow', (event) => { if (event.persisted) this.rejoin(); });
@@ -146,6 +158,9 @@ export class Hub {
         if (this.following.has(view) && !before.has(view)) for (const stream of [...set]) this.replay(stream);
       }
     } else if (message.type === 'event') {
+      if (message.kind === 'end' && this.link.role !== 'follower' && !this.endedTimer) {
+        this.endedTimer = setTimeout(() => { this.endedTimer = null; ended(); }, ENDED_MS);
+      }
       const set = this.streams.get(message.view);
       if (!set) return;
       if (!message.replay && TRACED.has(message.kind)) {
@@ -153,6 +168,17 @@ export class Hub {
       }
       for (const stream of [...set]) stream.deliver(message);
     }
+  }
+
+  /**
+   * The session changed (session.js; `fresh`: a new one, after a sign-out): the stream goes over to
+   * it. Answers once this page may show the new session's views: what the stream says from then on
+   * is the new session's (tab-leader.js).
+   */
+  reset({ fresh = false, change = null } = {}) {
+    if (this.leaving) return Promise.resolve();
+    if (fresh) this.following = new Set();
+    return this.link.reset({ fresh, change });
   }
 
   leave() {
@@ -180,9 +206,18 @@ export class Hub {
 }
 
 let hub = null;
+let ended = () => {};
 
 /** The page's hub, made on first use. */
 export function pageHub() {
   if (!hub) hub = new Hub(sharedAcrossTabs() ? new TabLink() : new OwnLink());
   return hub;
+}
+
+/** Calls `listener()` when views end on the stream this tab holds (the app's: who is signed in now?). */
+export function onEnded(listener) { ended = listener; }
+
+/** The session changed: the page's hub, if it has one, goes over to it (Hub.reset). */
+export function resetHub(options) {
+  return hub ? hub.reset(options) : Promise.resolve();
 }

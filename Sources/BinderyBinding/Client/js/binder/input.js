@@ -52,8 +52,13 @@ export class InputBinding {
     this.unconfirmed = [];
   }
 
-  /** Whether the server's `value` for this input is one we know of (not someone else's edit). */
+  /**
+   * Whether the server's `value` for this input is one we know of (not someone else's edit). A
+   * password the server shows empty is one it forgot (it never keeps one: a restart empties it),
+   * not someone's edit: what was typed here is sent again.
+   */
   agreesWith(value) {
+    if (value === '' && this.el.type === 'password') return true;
     return same(value, this.base) || this.unconfirmed.some((v) => same(v, value));
   }
 

@@ -14,26 +14,29 @@
 //   leader -> all       leader {tab} when it takes over, state {state, views, fresh} and event
 //                       {view, kind, …} as connection.js emits them (snapshots whole: a patch is
 //                       applied once), replay {to, view, snapshot, presence} for a tab that asks
-//                       for a view the stream already follows (the server won't send it again).
-// A tab that went stays in the union for LINGER_MS: a reloaded tab comes back with the same views
-// before the stream would change.
+//                       for a view the stream already follows (the server won't send it again),
+//                       reset {change} once its stream started again on a new session.
+//
+// A new session (a sign-out, session.js): every tab hears of it, the leader opens its stream
+// afresh and says `reset`. Until then a tab holds nothing of the old session's views and takes
+// nothing from the leader: an old snapshot shown to a new screen would carry a version the new
+// session will not reach for a while, and hide its own.
 //
 // Every tab keeps what the leader said of each view (its last snapshot and presence), so the tab
 // that takes over when the leader goes resumes the stream where it stood (lastEventId names every
-// view's version: nothing is missed, patches go on). A tab is alive while it holds its own lock
-// ('bindery-tab-<id>'): the leader forgets the views of tabs whose lock is gone (a crashed tab says
-// no bye). The leader lets go of everything on pagehide: it closes its EventSource (the server
-// frees the stream at once) and releases the lock, and the next tab in line takes over.
+// view's version: nothing is missed, patches go on). Every tab keeps every tab's views too
+// (tab-roster.js: a tab that went lingers a while, one whose lock is gone is forgotten). The
+// leader lets go of everything on pagehide: it closes its EventSource (the server frees the
+// stream at once) and releases the lock, and the next tab in line takes over.
 
 import { Connection } from './connection.js';
+import { ResetWait } from './tab-reset.js';
+import { Roster, tabLock } from './tab-roster.js';
 
 const CHANNEL = 'bindery-events';
 const LOCK = 'bindery-events';
-const TAB_LOCK = 'bindery-tab-';
 const PRUNE_MS = 15000; // how often the leader looks for tabs gone without a word
-// A tab that went stays followed this long: a reload comes back with the same views, and the
-// stream need not change twice (nor the server deactivate and activate its view models).
-const LINGER_MS = 2000;
+const RESET_WAIT_MS = 3000; // the longest a tab waits for the leader's reset (none may lead now)
 
 /** Whether this browser can share one stream between its tabs. */
 export function sharedAcrossTabs() {
@@ -49,8 +52,8 @@ export class TabLink {
     this.onMessage = () => {};
     this.probe = async () => true; // the hub's: this page checks its views before a reopen
     this.mine = [];              // this tab's views
-    this.tabs = new Map();       // the other tabs: id -> {views, since}
-    this.departed = new Map();   // tabs that went, followed a little longer: id -> {views, until}
+    this.roster = new Roster(() => { if (this.connection) this.connection.setViews(this.union()); });
+    this.resetWait = new ResetWait(); // a new session, until the leader's reset
     this.last = new Map();       // view -> the last snapshot the leader passed on
     this.presence = new Map();   // view -> the last presence the leader passed on
     this.state = { type: 'state', state: 'connecting', views: [] };
@@ -73,7 +76,7 @@ export class TabLink {
     this.abort = new AbortController();
     const { signal } = this.abort;
     this.here = new Promise((granted) => {
-      navigator.locks.request(TAB_LOCK + this.id, { signal }, () => new Promise((release) => {
+      navigator.locks.request(tabLock(this.id), { signal }, () => new Promise((release) => {
         this.releaseTab = release;
         granted();
       })).catch(() => {});
@@ -93,51 +96,18 @@ export class TabLink {
     for (const [view, snapshot] of this.last) connection.last.set(view, snapshot);
     this.connection = connection;
     this.leader = this.id;
+    this.awaited(); // a new session: the stream we open is its own
     this.post({ type: 'leader', tab: this.id }); // the others answer with their views
-    await this.prune();
+    await this.roster.prune();
     if (this.connection === connection) connection.setViews(this.union());
-    const timer = setInterval(() => this.prune().then(() => {
+    const timer = setInterval(() => this.roster.prune().then(() => {
       if (this.connection === connection) connection.setViews(this.union());
     }), PRUNE_MS);
     await steppedDown;
     clearInterval(timer);
   }
 
-  /** Forgets the tabs whose lock is gone (closed or crashed without a bye). */
-  async prune() {
-    const asked = Date.now();
-    let held;
-    try {
-      ({ held = [] } = await navigator.locks.query());
-    } catch {
-      return;
-    }
-    const alive = new Set(held.map((lock) => lock.name));
-    for (const [tab, entry] of this.tabs) {
-      if (entry.since < asked && !alive.has(TAB_LOCK + tab)) this.departs(tab);
-    }
-  }
-
-  /** A tab went: its views stay in the union for LINGER_MS. */
-  departs(tab) {
-    const entry = this.tabs.get(tab);
-    if (!entry) return;
-    this.tabs.delete(tab);
-    this.departed.set(tab, { views: entry.views, until: Date.now() + LINGER_MS });
-    setTimeout(() => {
-      const now = Date.now();
-      for (const [id, gone] of this.departed) if (gone.until <= now) this.departed.delete(id);
-      if (this.connection) this.connection.setViews(this.union());
-    }, LINGER_MS + 10);
-  }
-
-  union() {
-    const views = new Set(this.mine);
-    for (const entry of this.tabs.values()) for (const view of entry.views) views.add(view);
-    const now = Date.now();
-    for (const gone of this.departed.values()) if (gone.until > now) for (const view of gone.views) views.add(view);
-    return [...views];
-  }
+  union() { return this.roster.union(this.mine); }
 
   post(message) {
     if (this.gone) return;
@@ -173,10 +143,12 @@ export class TabLink {
   heard(message) {
     if (!message || this.gone) return;
     const leading = Boolean(this.connection);
+    // Waiting for the leader's reset: what it says of the old session is not taken.
+    if (this.resetWait.waiting && ['state', 'event', 'replay'].includes(message.type)) return;
     switch (message.type) {
       case 'hello':
       case 'views':
-        this.tabs.set(message.tab, { views: message.views || [], since: Date.now() });
+        this.roster.says(message.tab, message.views);
         if (!leading) return;
         for (const view of message.retry || []) this.connection.retry(view);
         this.connection.setViews(this.union());
@@ -184,11 +156,18 @@ export class TabLink {
         this.replayTo(message.tab, message.views || []);
         return;
       case 'bye':
-        this.departs(message.tab);
+        this.roster.departs(message.tab);
+        return;
+      case 'reset':
+        if (leading) return;
+        this.forget();
+        this.resetWait.saw(message.change);
+        this.awaited();
         return;
       case 'leader':
         this.leader = message.tab;
-        if (!leading) this.here.then(() => { if (!this.connection) this.post({ type: 'views', tab: this.id, views: this.mine }); });
+        if (this.resetWait.waiting) this.awaited(); // its stream is newer than the change: says our views too
+        else if (!leading) this.here.then(() => { if (!this.connection) this.post({ type: 'views', tab: this.id, views: this.mine }); });
         return;
       case 'drop':
         if (leading) this.connection.drop();
@@ -245,6 +224,35 @@ export class TabLink {
     else this.post({ type: 'drop' });
   }
 
+  /**
+   * The session changed (hub.js); `fresh`: a new one, whose leader resets (the others' promise
+   * settles then, or when another tab leads, or after RESET_WAIT_MS). After a sign-in the
+   * leader's stream goes over to the new cookie, resuming; nothing else changes.
+   */
+  reset({ fresh = false, change = null } = {}) {
+    if (this.connection) {
+      if (fresh) this.forget();
+      this.connection.restart({ fresh });
+      if (fresh) this.post({ type: 'reset', change });
+      return Promise.resolve();
+    }
+    if (!fresh || this.resetWait.has(change)) return Promise.resolve(); // reset already: kept since is new
+    this.forget();
+    return this.resetWait.begin(RESET_WAIT_MS, () => this.awaited());
+  }
+
+  /** What this tab holds of the views the leader follows: gone (the session it was is). */
+  forget() {
+    this.last.clear();
+    this.presence.clear();
+    this.state = { ...this.state, views: [] };
+  }
+
+  /** The wait for the leader's reset is over: our views again, for its state and replays. */
+  awaited() {
+    if (this.resetWait.end()) this.here.then(() => this.post({ type: 'views', tab: this.id, views: this.mine }));
+  }
+
   /** The last snapshot and presence of a view the stream follows now, else null. */
   known(view) {
     if (this.connection) {
@@ -271,8 +279,8 @@ export class TabLink {
     this.stepDown = null;
     this.channel.close();
     this.mine = [];
-    this.tabs.clear();
-    this.departed.clear();
+    this.roster.clear();
+    this.awaited();
     this.leader = null;
     this.state = { type: 'state', state: 'connecting', views: [] };
   }

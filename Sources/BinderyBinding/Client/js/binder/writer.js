@@ -185,9 +185,11 @@ export class InputWriter {
       for (const [name, e] of batch) this.held.set(name, e);
       this.binder.notify({ title: 'Not saved', message: 'This can’t be saved right now: what you typed stays in the field.', details: api.problemDetails(err) });
     } else if (err instanceof api.ProblemError && err.status < 500) {
-      // Refused (422 wrong type, ...): drop these edits and show the server's truth.
+      // Refused (422 wrong type, ...): drop these edits and show the server's truth. Not signed
+      // in (any more, 401): the page asks to sign in instead (app.js).
       for (const e of batch.values()) e.binding.ackSeq = Math.max(e.binding.ackSeq, e.seq);
-      this.binder.notify({ title: 'Input refused', message: api.describeError(err), details: api.problemDetails(err) });
+      if (api.signInRequired(err) && this.binder.options.signIn) this.binder.options.signIn(err);
+      else this.binder.notify({ title: 'Input refused', message: api.describeError(err), details: api.problemDetails(err) });
       this.binder.resync();
     } else {
       // The server failed (500): that answer is final for this key. The edits are kept and

@@ -6,6 +6,7 @@
 
 import { byteSize } from '../trace.js';
 import { diffSnapshots } from './diff.js';
+import { MASK } from './secrets.js';
 import { formatBytes } from './stream-log.js';
 
 const KEPT = 300; // versions kept per view model
@@ -17,6 +18,19 @@ function canonical(value) {
 }
 const NAMED = 4;  // changed members named in an entry; the rest are counted
 
+/** Whether `logged` is `value` with some text masked (MASK standing for any text, or none). */
+function maskedCopy(logged, value) {
+  if (typeof logged === 'string' && typeof value === 'string' && logged.includes(MASK)) {
+    const pattern = logged.split(MASK).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s\\S]*');
+    return new RegExp(`^${pattern}$`).test(value);
+  }
+  if (!logged || !value || typeof logged !== 'object' || typeof value !== 'object') return logged === value;
+  if (Array.isArray(logged) !== Array.isArray(value)) return false;
+  const keys = Object.keys(logged);
+  if (keys.length !== Object.keys(value).length) return false;
+  return keys.every((key) => key in value && maskedCopy(logged[key], value[key]));
+}
+
 /** Every version of one view model the inspector knows, by number. */
 export class VersionHistory {
   constructor(path) {
@@ -25,11 +39,15 @@ export class VersionHistory {
     this.loaded = null;       // the promise of the log's versions
   }
 
-  /** Notes `snapshot` (received at `at`, ms since 1970, or null when unknown). */
-  add(snapshot, at = Date.now()) {
+  /**
+   * Notes `snapshot` (received at `at`, ms since 1970, or null when unknown). `logged`: from the
+   * server's log, which masks sensitive inputs (and their echoes) itself: a version the page
+   * received as well is the page's, unless it differs elsewhere than where the log says MASK.
+   */
+  add(snapshot, at = Date.now(), { logged = false } = {}) {
     if (!snapshot || typeof snapshot.version !== 'number') return;
     const known = this.entries.get(snapshot.version);
-    if (known && canonical(known.snapshot) === canonical(snapshot)) {
+    if (known && (canonical(known.snapshot) === canonical(snapshot) || (logged && maskedCopy(snapshot, known.snapshot)))) {
       if (known.at == null && at != null) known.at = at;
       return;
     }
@@ -46,7 +64,7 @@ export class VersionHistory {
         .then((r) => (r.ok ? r.json() : null))
         .then((body) => {
           if (!body || !Array.isArray(body.versions)) return false;
-          for (const v of body.versions) this.add(v.snapshot, v.at ? Date.parse(v.at) : null);
+          for (const v of body.versions) this.add(v.snapshot, v.at ? Date.parse(v.at) : null, { logged: true });
           return true;
         })
         .catch(() => { this.loaded = null; return false; });
