@@ -105,10 +105,10 @@ public struct ServeOptions: ParsableArguments {
     @Option(help: "With several nodes: seconds a command stays running after its node stops renewing its lease (BINDERY_COMMAND_LEASE).")
     var commandLease: Int = OptionEnvironment.int("BINDERY_COMMAND_LEASE") ?? 15
 
-    /// The log level ``serve(app:)`` logs at (`--log-level`, `BINDERY_LOG_LEVEL`; info by default).
     @Option(help: "64 hex digits: the key sensitive inputs (a password) are sealed with in the store; nodes sharing a store need the same; empty: one of the process's own, so such values last as long as it does (BINDERY_SEALING_KEY).")
     var sealingKey: String = OptionEnvironment.string("BINDERY_SEALING_KEY") ?? ""
 
+    /// The log level ``serve(app:)`` logs at (`--log-level`, `BINDERY_LOG_LEVEL`; info by default).
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (BINDERY_LOG_LEVEL).")
     public var logLevel: LogLevelOption = OptionEnvironment.string("BINDERY_LOG_LEVEL").flatMap(LogLevelOption.init(argument:)) ?? .init(.info)
 

@@ -2,7 +2,8 @@ import Bindery
 import BinderyUpstream
 
 /// The screens of a Bindery session, registered once: the login form, the POI list, the photo
-/// gallery, the course list and the film recipes (seed 003's C-41 app). Their declarations give
+/// gallery, the course list, the film recipes (seed 003's C-41 app) and the signed-in user's
+/// favourite recipes. Their declarations give
 /// everything else (routes, documents, the catalogue).
 public enum FeatureScreens {
     /// Every screen, in the order a client lists them, loading from `upstream` and reporting
@@ -22,6 +23,9 @@ public enum FeatureScreens {
             Screen("courses", title: "Courses") { CoursesViewModel(upstream: upstream) },
             Screen("recipes", title: "Film recipes") { viewer in
                 RecipesViewModel(book: recipes, favourites: favourites, viewer: viewer, clock: clock)
+            },
+            Screen("favourites", title: "My favourites") { viewer in
+                FavouritesViewModel(book: recipes, favourites: favourites, viewer: viewer)
             },
         ]
     }

@@ -110,7 +110,8 @@ const versionWords = (list) => (list.length === 1 ? `Version ${list[0]}` : `Vers
 
 /**
  * The test, as Swift source text. `view` is {path, name, root}; `fixture` what
- * test-fixture.js answered ({imports, setup, subject, clock}); `steps` the recorder's steps of the
+ * test-fixture.js answered ({imports, setup, subject, clock, skip}: `skip` names the commands a
+ * copy cannot replay, with why); `steps` the recorder's steps of the
  * view; `history` its VersionHistory (the server's log loaded); `sensitive` the names of its
  * sensitive inputs.
  */
@@ -130,6 +131,11 @@ export function swiftTest({ view, fixture, steps, history, sensitive = [] }) {
   let first = true;
   for (const step of steps) {
     const what = step.kind === 'write' ? `the write ${JSON.stringify(hide(step.body))}` : `the command ${step.name}`;
+    const skipped = step.kind === 'write' ? null : (fixture.skip || {})[step.name];
+    if (skipped) {
+      say(`Not replayed: ${what}, as ${skipped}.`);
+      continue;
+    }
     if (!replayed.includes(step)) {
       say(`Not replayed: ${what} was ${step.status == null ? 'not answered' : `refused (${step.status})`}.`);
       continue;
