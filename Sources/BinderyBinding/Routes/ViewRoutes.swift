@@ -98,11 +98,10 @@ struct ViewRoutes: HTTPResponder {
             // the session's new token.
             let signsIn = schemas.schema(at: path)?.commands.first { $0.name == name }?.signsIn == true
             let wait = signsIn ? Self.signInWait : Preferences(request).wait ?? .zero
-            let secret = session.secret
             switch try await graph.execute(path, command: name, argument: argument, wait: wait) {
             case .completed(let snapshot, let result):
                 metrics.command(path: path, name: name, failed: false)
-                let token = session.secret == secret ? nil : session.token
+                let token = SignInRecord.current?.token
                 var response = SnapshotResponse.make(snapshot, navigate: result.navigate, token: token, for: request)
                 if signsIn { response.logMetadata["auth.sign_in"] = token == nil ? "unchanged" : "signed_in" }
                 return response
@@ -190,14 +189,16 @@ struct ViewRoutes: HTTPResponder {
     static let signInWait = Duration.seconds(300)
 
     /// The answer to `request` in `session`, its errors as problems; for the session's viewer
-    /// (``Viewer/current``), with the session's new cookie when the request signed it in.
+    /// (``Viewer/current``), with the session's new cookie when this request signed it in.
     private func answer(_ request: Request, at address: ViewAddress, in session: Session) async -> Response {
-        let secret = session.secret
+        let signIn = SignInRecord()
         var response: Response
         do {
-            response = try await Viewer.$current.withValue(session.viewer) {
-                try await Collaborator.$current.withValue(session.collaborator) {
-                    try await respond(to: request, at: address, in: session)
+            response = try await SignInRecord.$current.withValue(signIn) {
+                try await Viewer.$current.withValue(session.viewer) {
+                    try await Collaborator.$current.withValue(session.collaborator) {
+                        try await respond(to: request, at: address, in: session)
+                    }
                 }
             }
         } catch let error as ViewModelError {
@@ -205,8 +206,8 @@ struct ViewRoutes: HTTPResponder {
         } catch {
             response = Problem.from(error).response
         }
-        if session.secret != secret {
-            response.headers.append(HTTPField(name: .setCookie, value: SessionResolver.cookie(for: session, secure: sessions.isSecure(request))))
+        if let token = signIn.token {
+            response.headers.append(HTTPField(name: .setCookie, value: SessionResolver.cookie(token, secure: sessions.isSecure(request))))
         }
         return response
     }

@@ -86,7 +86,12 @@ package struct SessionResolver: Sendable {
     /// The `Set-Cookie` value that carries a session's token; `Secure` when the client reached
     /// the server over TLS.
     static func cookie(for session: Session, secure: Bool) -> String {
-        "\(cookieName)=\(session.token); Path=/; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
+        cookie(session.token, secure: secure)
+    }
+
+    /// The `Set-Cookie` value that carries `token`.
+    static func cookie(_ token: String, secure: Bool) -> String {
+        "\(cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
     }
 
     /// The `Set-Cookie` value that removes the session cookie (a sign-out).

@@ -187,7 +187,12 @@ final class SessionSignIn: SignInService {
     func signIn(_ credentials: Credentials) async throws -> User? {
         guard let session else { throw SignInError.sessionUnavailable.executionFailure }
         do {
-            return try await registry.signIn(session, with: credentials, from: session.address)?.user
+            guard let (user, token) = try await registry.signIn(session, with: credentials, from: session.address) else {
+                return nil
+            }
+            // The request running the command answers with the token, and no other.
+            SignInRecord.current?.record(token)
+            return user
         } catch {
             throw error.executionFailure
         }
