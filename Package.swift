@@ -224,7 +224,7 @@ let package = Package(
             name: "BinderyClientTests",
             dependencies: [
                 "BinderyClient", "Bindery", "BinderyBinding", "SeedApps", "SeedClients", "BinderyStore", "BinderyUpstream",
-                .product(name: "Logging", package: "swift-log"),
+                "BinderyTestSupport", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),

@@ -10,8 +10,7 @@ package actor ViewModelGraph {
     package nonisolated let board = SnapshotBoard()
 
     private let screens: [String: Screen]
-    /// Who the session's view models are shown to; nil for in-process use, where no access rule
-    /// is checked.
+    /// Who the session's view models are shown to; nil (in-process use) checks no access rule.
     package nonisolated let viewer: Viewer?
     let clock: any Clock<Duration>
     /// Where new versions are committed before anyone sees them; nil publishes them at once.
@@ -52,9 +51,8 @@ package actor ViewModelGraph {
     /// Creates a graph from screens already keyed by name: every session of a process can share
     /// one dictionary instead of building its own.
     ///
-    /// With `viewer`, every request is checked against the view models' access rules
-    /// (``ViewModelDeclaration/readable(by:)`` and the write rules), and renders see it as
-    /// ``Viewer/current``.
+    /// With `viewer`, every request is checked against the view models' access rules, and
+    /// renders see it as ``Viewer/current``.
     package init(
         screens: [String: Screen], clock: any Clock<Duration> = ContinuousClock(),
         persistence: (any ViewModelPersistence)? = nil, restored: [String: RestoredViewModel] = [:], viewer: Viewer? = nil

@@ -1,6 +1,7 @@
 import Bindery
 import BinderyClient
 import BinderyStore
+import BinderyTestSupport
 import BinderyUpstream
 import Foundation
 import Logging
@@ -45,30 +46,6 @@ struct ClientTestServer {
         let session = try await newSession()
         try await session.signIn(username: account.phone, password: account.password)
         return session
-    }
-}
-
-/// The demo accounts of the seed's fake upstream (its `accounts` endpoint).
-enum DemoAccount {
-    /// Li Lei, an administrator.
-    case lilei
-    /// Han Meimei, no role.
-    case hanmeimei
-
-    /// The phone number the account signs in with.
-    var phone: String {
-        switch self {
-        case .lilei: "18612345678"
-        case .hanmeimei: "13800000000"
-        }
-    }
-
-    /// Its password.
-    var password: String {
-        switch self {
-        case .lilei: "passw0rd"
-        case .hanmeimei: "hunter22"
-        }
     }
 }
 

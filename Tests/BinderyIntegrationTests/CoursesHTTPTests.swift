@@ -108,9 +108,13 @@ struct CoursesHTTPTests {
             #expect(started.status == 202)
             let version = try #require(started.version)
             // Small steps and the longest wait: on a busy machine the work may need many steps of
-            // real time before it runs, and the long-poll must not time out (304) before.
+            // real time before it runs, and the long-poll must not time out (304) before. Each step
+            // of a TestClock yields to background-priority tasks, which a full parallel test run
+            // starves for many seconds: the socket waits a minute before calling it a hang.
             let latest = try await clock.advancing(by: .milliseconds(250)) {
-                try await client.request("GET", "/api/views/courses?after=\(version)", headers: ["Prefer": "wait=60"])
+                try await client.request(
+                    "GET", "/api/views/courses?after=\(version)", headers: ["Prefer": "wait=60"], timeout: .seconds(60)
+                )
             }
             #expect(latest.json["commands"]?.objectValue?["load"]?.objectValue?["executing"] == false)
             #expect(latest.output("courses")?.arrayValue?.isEmpty == false)

@@ -13,14 +13,15 @@ struct HTTPTestClient: Sendable {
         self.token = token
     }
 
-    /// Sends one request and reads the whole response.
+    /// Sends one request and reads the whole response, failing when the server is silent for
+    /// `timeout` (real time).
     func request(
         _ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil,
-        contentType: String? = "application/json"
+        contentType: String? = "application/json", timeout: Duration = .seconds(15)
     ) async throws -> RawHTTPResponse {
         var fields = self.fields(headers)
         if body != nil, let contentType { fields.append(("Content-Type", contentType)) }
-        let connection = try RawHTTPClient(port: port, timeout: .seconds(15))
+        let connection = try RawHTTPClient(port: port, timeout: timeout)
         defer { connection.close() }
         return try await connection.request(method, path, headers: fields, body: body.map { Array($0.utf8) })
     }

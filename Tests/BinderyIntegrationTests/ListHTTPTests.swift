@@ -48,8 +48,12 @@ struct ListHTTPTests {
             #expect(second.json["title"] == "Command already executing")
 
             let version = try #require(started.version)
+            // A TestClock's step yields to background-priority tasks, which a full parallel test
+            // run starves for many seconds: the socket waits a minute before calling it a hang.
             let latest = try await clock.advancing(by: .seconds(1)) {
-                try await client.request("GET", "/api/views/list?after=\(version)", headers: ["Prefer": "wait=14"])
+                try await client.request(
+                    "GET", "/api/views/list?after=\(version)", headers: ["Prefer": "wait=50"], timeout: .seconds(60)
+                )
             }
             #expect(latest.status == 200)
             #expect(latest.json["commands"]?.objectValue?["load"]?.objectValue?["executing"] == false, "\(started.version ?? 0) -> \(latest.text.prefix(300))")

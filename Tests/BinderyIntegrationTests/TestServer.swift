@@ -1,5 +1,6 @@
 import Bindery
 import BinderyStore
+import BinderyTestSupport
 import BinderyUpstream
 import Logging
 import SeedApps
@@ -112,38 +113,6 @@ extension UpstreamSettings {
             settings.endpoints[endpoint]?.failureRate = 0
         }
         return settings
-    }
-}
-
-/// The demo accounts of the seed's fake upstream (its `accounts` endpoint).
-enum DemoAccount {
-    /// Li Lei, an administrator: may delete the first-start recipes and change the upstream.
-    case lilei
-    /// Han Meimei, no role.
-    case hanmeimei
-
-    /// The phone number the account signs in with.
-    var phone: String {
-        switch self {
-        case .lilei: "18612345678"
-        case .hanmeimei: "13800000000"
-        }
-    }
-
-    /// Its password.
-    var password: String {
-        switch self {
-        case .lilei: "passw0rd"
-        case .hanmeimei: "hunter22"
-        }
-    }
-
-    /// Its holder's name, as the server shows it.
-    var name: String {
-        switch self {
-        case .lilei: "Li Lei"
-        case .hanmeimei: "Han Meimei"
-        }
     }
 }
 

@@ -192,6 +192,9 @@ final class PostgresServer: Sendable {
         }
     }
 
+    /// Serializes `Process.run()` calls; waiting for the programs still happens in parallel.
+    private static let launches = NSLock()
+
     /// Runs a program to its end; throws with its output when it fails.
     @discardableResult
     private static func run(_ program: String, _ arguments: [String]) throws -> String {
@@ -210,7 +213,9 @@ final class PostgresServer: Sendable {
         process.standardOutput = output
         process.standardError = output
         do {
-            try process.run()
+            // Foundation's Process.run on Linux is not safe to call from several threads at once
+            // (seen as a crash in its memmove while tests ran psql in parallel): one launch at a time.
+            try launches.withLock { try process.run() }
         } catch {
             try? output.close()
             throw PostgresServerError("cannot run \(program): \(error)")

@@ -61,16 +61,7 @@ struct FormSignInTests {
 
     @Test func aSignInClearsThePasswordAndShowsWhoIsSignedIn() async throws {
         let (form, viewer, service) = Self.form()
-        try await form.write(["phone": "13800000000", "password": "hunter22"]) {
-            $0.inputs = ["phone": "13800000000", "password": "hunter22"]
-            $0.outputs["output"] = "手机号:13800000000, 密码:hunter22"
-            $0.outputs["phoneValid"] = true
-            $0.outputs["phoneColor"] = "black"
-            $0.outputs["passwordValid"] = true
-            $0.outputs["passwordColor"] = "black"
-            $0.commands["clear"]?.enabled = true
-            $0.commands["signIn"]?.enabled = true
-        }
+        try await form.enterValid(phone: "13800000000", password: "hunter22")
         try form.execute("signIn") {
             $0.commands["signIn"] = .init(enabled: false, executing: true, error: nil, policy: "serial")
         }
@@ -90,16 +81,7 @@ struct FormSignInTests {
 
     @Test func aRefusedSignInFailsWithTheRefusalAndChangesNothing() async throws {
         let (form, viewer, service) = Self.form()
-        try await form.write(["phone": "13800000000", "password": "hunter23"]) {
-            $0.inputs = ["phone": "13800000000", "password": "hunter23"]
-            $0.outputs["output"] = "手机号:13800000000, 密码:hunter23"
-            $0.outputs["phoneValid"] = true
-            $0.outputs["phoneColor"] = "black"
-            $0.outputs["passwordValid"] = true
-            $0.outputs["passwordColor"] = "black"
-            $0.commands["clear"]?.enabled = true
-            $0.commands["signIn"]?.enabled = true
-        }
+        try await form.enterValid(phone: "13800000000", password: "hunter23")
         try form.execute("signIn") {
             $0.commands["signIn"] = .init(enabled: false, executing: true, error: nil, policy: "serial")
         }

@@ -35,16 +35,7 @@ struct FormViewModelTests {
     /// disabled again.
     @Test func testClearCommand() async throws {
         let form = ViewModelTester(FormViewModel())
-        try await form.write(["phone": "18612345678", "password": "passw0rd"]) {
-            $0.inputs = ["phone": "18612345678", "password": "passw0rd"]
-            $0.outputs["output"] = "手机号:18612345678, 密码:passw0rd"
-            $0.outputs["phoneValid"] = true
-            $0.outputs["phoneColor"] = "black"
-            $0.outputs["passwordValid"] = true
-            $0.outputs["passwordColor"] = "black"
-            $0.commands["clear"]?.enabled = true
-            $0.commands["signIn"]?.enabled = true
-        }
+        try await form.enterValid(phone: "18612345678", password: "passw0rd")
 
         let result = try form.execute("clear") {
             $0.inputs = ["phone": "186", "password": ""]

@@ -13,6 +13,7 @@ struct RecipeAccessTests {
     static let hanMeimei = User(id: "u-hanmeimei", name: "Han Meimei")
 
     /// Runs `body` as a request of a session signed in as `user` (nil: anonymous) would run.
+    @discardableResult
     func signedIn<T>(_ user: User?, _ body: () async throws -> T) async rethrows -> T {
         try await Viewer.$current.withValue(Viewer(user: user)) { try await body() }
     }
@@ -36,7 +37,7 @@ struct RecipeAccessTests {
         let book = RecipeBook.inMemory()
         let list = RecipesViewModel(book: book)
         let edit = RecipeEditViewModel(book: book, id: "c41")
-        try await signedIn(nil) {
+        await signedIn(nil) {
             #expect(list.output("recipes")?.arrayValue?.count == 2, "reading needs no sign-in")
             await #expect(throws: ViewModelError.signInRequired) { try await list.execute("add", ["name": "E-6"]) }
             await #expect(throws: ViewModelError.signInRequired) { try await list.execute("delete", ["id": "c41"]) }
@@ -77,7 +78,7 @@ struct RecipeAccessTests {
 
         #expect(try await signedIn(Self.hanMeimei) { try await list.execute("delete", ["id": .string(recipe.id)]) } == .success(CommandResult.none))
         #expect(!book.contains(id: recipe.id))
-        try await signedIn(Self.liLei) {
+        await signedIn(Self.liLei) {
             await #expect(throws: ViewModelError.forbidden(reason: "only its owner may restore \(recipe.id)")) {
                 try await list.execute("restore", ["id": .string(recipe.id)])
             }
@@ -91,7 +92,7 @@ struct RecipeAccessTests {
         let book = RecipeBook.inMemory()
         let list = RecipesViewModel(book: book)
         #expect(FirstStartRecipes.all.allSatisfy { $0.owner == nil })
-        try await signedIn(Self.hanMeimei) {
+        await signedIn(Self.hanMeimei) {
             await #expect(throws: ViewModelError.forbidden(reason: "only an administrator may delete c41")) {
                 try await list.execute("delete", ["id": "c41"])
             }
@@ -102,7 +103,7 @@ struct RecipeAccessTests {
         #expect(try await signedIn(Self.liLei) { try await list.execute("delete", ["id": "c41"]) } == .success(CommandResult.none))
         #expect(!book.contains(id: "c41"))
         let edit = RecipeEditViewModel(book: book, id: "c41")
-        try await signedIn(Self.hanMeimei) {
+        await signedIn(Self.hanMeimei) {
             await #expect(throws: ViewModelError.forbidden(reason: "you may not run 'restore'")) { try await edit.execute("restore") }
             await #expect(throws: ViewModelError.forbidden(reason: "only an administrator may restore c41")) {
                 try await list.execute("restore", ["id": "c41"])

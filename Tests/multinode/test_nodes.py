@@ -144,6 +144,11 @@ def metric(base: str, name: str) -> float:
     return next((float(line.split()[-1]) for line in text.splitlines() if line.startswith(f"{name} ")), 0.0)
 
 
+def reloaded_notifications(base: str) -> float:
+    """Other nodes' commits this node reloaded at once (heard, not only marked behind)."""
+    return metric(base, "bindery_store_notifications_total") - metric(base, "bindery_store_notifications_deferred_total")
+
+
 def test_a_node_reloads_at_once_only_what_someone_there_follows(pg_cluster):
     """Scale-out without amplification (issue 32): another node's commit of a view model held here
     but followed by nobody here is marked behind, not reloaded; the next read reloads it and shows
@@ -170,10 +175,13 @@ def test_a_node_reloads_at_once_only_what_someone_there_follows(pg_cluster):
     watcher.start()
     try:
         assert watcher.wait_open(PUSH_WAIT), f"no first event from node 2 within {PUSH_WAIT} s: {watcher.errors}"
-        deferred = metric(two.base, "bindery_store_notifications_deferred_total")
+        reloaded = reloaded_notifications(two.base)
         patched = expect(call(one.base, "PATCH", "/api/views/form", token, {"phone": "18619999999"}), 200)
+        # Pushed to the watcher: a view model only marked behind would wait for its next read.
         assert watcher.wait_for_version(etag_version(patched), PUSH_WAIT), watcher.versions()
-        assert metric(two.base, "bindery_store_notifications_deferred_total") == deferred, (
+        # Counted as reloaded. (Not "no deferred one": the counters are the node's, and a late
+        # commit of an earlier test's session, held here and followed by nobody, may add one.)
+        assert reloaded_notifications(two.base) >= reloaded + 1, (
             "a view model watched on node 2 is reloaded when the notification comes, not marked behind")
     finally:
         watcher.stop()

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// The key the values of sensitive inputs (``InputDeclaration/sensitive()``, a password) are kept
+/// The key the values of sensitive inputs (`.sensitive()`, a password) are kept
 /// with in the store: sealed with AES-GCM, never in plain text. Nodes that share a store share the
 /// key (`--sealing-key`, `BINDERY_SEALING_KEY`), so a password typed on one node is there on the
 /// next; a restart with the same key finds it too.

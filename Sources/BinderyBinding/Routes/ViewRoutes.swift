@@ -110,14 +110,8 @@ struct ViewRoutes: HTTPResponder {
                 return SnapshotResponse.make(snapshot, for: request, status: .accepted)
             case .failed(_, let failure):
                 metrics.command(path: path, name: name, failed: true)
-                var problem = Problem(failure, command: name)
-                guard signsIn else { return problem.response }
-                // A sign-in's failure reads as the sign-in route's.
-                if problem.status == .unprocessableContent { problem.title = "Sign-in failed" }
-                if problem.status == .badGateway { problem.title = "Sign-in unavailable" }
-                var response = problem.response
-                response.logMetadata["auth.sign_in"] = problem.status == .unprocessableContent ? "refused" : "unavailable"
-                return response
+                let problem = Problem(failure, command: name)
+                return signsIn ? problem.signInFailure : problem.response
             }
         case .cancel(let path, let name):
             return SnapshotResponse.make(try await graph.cancel(path, command: name), for: request)
