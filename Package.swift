@@ -215,6 +215,7 @@ let package = Package(
                 "Bindery", "BinderyBinding", "SeedApps", "BinderyHTTP", "BinderyRuntime", "BinderyStore", "BinderyUpstream",
                 "BinderyTestSupport",
                 .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],

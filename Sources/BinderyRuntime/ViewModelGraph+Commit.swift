@@ -231,7 +231,9 @@ extension ViewModelGraph {
             pushed.textEdits = JSONWriter.bytes(of: edits)
         }
         host.publishedTexts = version.texts
-        host.watchers.values.forEach { $0.send(pushed) }
+        // A rule that depends on the view model is asked again before anything is pushed.
+        guard !endRefusedFollowers(host) else { return }
+        for watcher in host.watchers.values where watcher.admitted() { watcher.send(pushed) }
         host.waiters.values.forEach { $0.resume(returning: version.snapshot) }
         host.waiters.removeAll()
     }

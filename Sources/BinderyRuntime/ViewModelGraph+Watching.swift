@@ -10,6 +10,7 @@ extension ViewModelGraph {
         _ path: String,
         after: Int?,
         patches: Bool = false,
+        admitted: @escaping @Sendable () -> Bool = { true },
         send: @escaping @Sendable (EncodedSnapshot) -> Void,
         end: @escaping @Sendable () -> Void
     ) async throws(ViewModelError) -> Int {
@@ -17,8 +18,11 @@ extension ViewModelGraph {
         if host.activation == nil { activate(host) }
         await settle()
         let missed = await loggedVersions(of: host, after: after)
+        // Checked where nothing else runs before the watcher is in place: a sign-in that replaced
+        // the request's token first refuses it here; after, the watcher is sent nothing more.
+        guard admitted() else { throw .sessionClosed }
         let id = makeID()
-        host.watchers[id] = .init(send: send, end: end, patches: patches)
+        host.watchers[id] = .init(send: send, end: end, patches: patches, admitted: admitted)
         // While this waited, the last other watcher may have left (deactivating) or the graph closed.
         if isClosed {
             end()
@@ -49,10 +53,11 @@ extension ViewModelGraph {
 
     /// Waits up to `wait` for a version newer than `version`; nil when none came in time.
     package func snapshot(
-        _ path: String, after version: Int, waitingUpTo wait: Duration
+        _ path: String, after version: Int, waitingUpTo wait: Duration, admitted: @escaping @Sendable () -> Bool = { true }
     ) async throws(ViewModelError) -> EncodedSnapshot? {
         let host = try await preparedHost(at: path)
         await settle()
+        guard admitted() else { throw .sessionClosed }
         if host.current.version != version { return host.current }
         guard wait > .zero else { return nil }
         let id = makeID()
@@ -64,11 +69,22 @@ extension ViewModelGraph {
         defer { timer.cancel() }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                host.waiters[id] = continuation
+                host.waiters[id] = .init(continuation: continuation, admitted: admitted)
             }
         } onCancel: {
             Task { await self.resumeWaiter(path, id: id, with: nil) }
         }
+    }
+
+    /// Ends the watchers and long-polls of `host` when the session's viewer may no longer read it
+    /// (a read rule that depends on the view model: it changed); true when they were ended.
+    func endRefusedFollowers(_ host: ViewModelHost) -> Bool {
+        guard !host.isServedFromBoard, viewer != nil, (try? checkRead(host.path)) == nil else { return false }
+        host.watchers.values.forEach { $0.end() }
+        host.watchers.removeAll()
+        host.waiters.values.forEach { $0.resume(returning: nil) }
+        host.waiters.removeAll()
+        return true
     }
 
     /// Makes the view model active and starts its activation work.

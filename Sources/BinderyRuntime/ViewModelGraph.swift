@@ -26,8 +26,7 @@ package actor ViewModelGraph {
     /// View models whose commit was refused (another node committed first) and that are being
     /// reloaded: flushes skip them until their newest committed state is in.
     var reloading: Set<ObjectIdentifier> = []
-    /// The root view models made so far, by screen name: a few at most, so an array (a
-    /// dictionary's storage is several times the size of its few entries).
+    /// The root view models made so far, by screen name: a few, so an array (smaller than a dictionary).
     private var rootModels: [(name: String, model: any ViewModel)] = []
     var hosts: [String: ViewModelHost] = [:]
     private var nextID = 0
@@ -254,7 +253,7 @@ package actor ViewModelGraph {
             // version, never part of a restored version's first render.
             _ = try host(at: String(path[..<slash]))
             flush()
-            await root.prepareChild(at: rest[...])
+            await asViewer { await root.prepareChild(at: rest[...]) }
         }
         try checkRead(path)
         let host = try host(at: path)
@@ -278,7 +277,8 @@ package actor ViewModelGraph {
             if let state = restored[name]?.state { root.restorePersistedState(state) }
             rootModels.append((name, root))
         }
-        return segments.count == 1 ? root : root.child(at: segments[1...])
+        // Looked up as the session's viewer sees it, whichever task asks.
+        return segments.count == 1 ? root : asViewer { root.child(at: segments[1...]) }
     }
 
     private func latest(_ path: String, fallback: ViewModelHost) async -> EncodedSnapshot {

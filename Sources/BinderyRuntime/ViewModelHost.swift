@@ -17,6 +17,21 @@ final class ViewModelHost {
         let end: @Sendable () -> Void
         /// Whether it takes JSON Patch events (new versions then carry a patch).
         var patches = false
+        /// Whether it may still be sent versions: false once a sign-in replaced the token it was
+        /// opened with (nothing the user's view models show reaches whoever holds that token).
+        var admitted: @Sendable () -> Bool = { true }
+    }
+
+    /// A long-poll waiting for a new version.
+    struct Waiter {
+        let continuation: CheckedContinuation<EncodedSnapshot?, Never>
+        /// As ``Watcher/admitted``: false once the request's token was replaced.
+        let admitted: @Sendable () -> Bool
+
+        /// Ends the wait with `snapshot`, or with nothing new when it is no longer admitted.
+        func resume(returning snapshot: EncodedSnapshot?) {
+            continuation.resume(returning: admitted() ? snapshot : nil)
+        }
     }
 
     let path: String
@@ -56,7 +71,7 @@ final class ViewModelHost {
     var publishedTexts: [ShownTexts.Shown] = []
     /// Whether a watcher takes patches: new versions are then diffed against the previous one.
     var wantsPatches: Bool { watchers.values.contains { $0.patches } }
-    var waiters: [Int: CheckedContinuation<EncodedSnapshot?, Never>] = [:]
+    var waiters: [Int: Waiter] = [:]
     /// Another node committed a newer version while nobody here watched: reloaded on next use.
     var isBehindStore = false
     /// Whether its snapshots show collaborative texts (its declaration's, read once: asked at

@@ -16,6 +16,8 @@ final class EventStreamReader: @unchecked Sendable {
 
         /// `outputs.<name>` of the snapshot the event carries.
         func output(_ name: String) -> JSONValue? { data["outputs"]?.objectValue?[name] }
+        /// `inputs.<name>` of the snapshot the event carries.
+        func input(_ name: String) -> JSONValue? { data["inputs"]?.objectValue?[name] }
     }
 
     let head: RawHTTPResponse

@@ -1,6 +1,7 @@
 import Bindery
 import BinderyRuntime
 import BinderyTestSupport
+import Crypto
 import Foundation
 import Testing
 
@@ -38,6 +39,38 @@ struct UsersHTTPTests {
             let other = try await ada.request("POST", "/api/session/sign-in", body: #"{"username": "grace", "password": "secret-grace"}"#)
             #expect(other.status == 409)
             #expect(try await ada.request("GET", "/api/session").json["user"]?.objectValue?["id"] == "ada")
+        }
+    }
+
+    @Test func streamsAndLongPollsOpenedWithTheOldTokenAreSentNothingAfterTheSignIn() async throws {
+        try await TestServer.with { server in
+            let before = try await server.newSession()
+            let old = try await before.events("/api/views/form/events")
+            let first = try #require(try await old.next())
+            #expect(first.output("signedInAs") == .null, "anonymous")
+            let version = try #require(first.id)
+            async let poll = before.request("GET", "/api/views/form?after=\(version)", headers: ["Prefer": "wait=30"])
+            try await Task.sleep(for: .milliseconds(200))  // most often, the long-poll is waiting by now
+            let answer = try await before.request(
+                "POST", "/api/session/sign-in", body: #"{"username": "13800000000", "password": "hunter22"}"#
+            )
+            #expect(answer.status == 200)
+            // Waiting when the sign-in came, it ends with nothing new; arrived after, it is refused.
+            let polled = try await poll
+            #expect([304, 401].contains(polled.status), "the old token's long-poll: \(polled.status) \(polled.text)")
+            #expect(!polled.text.contains("Han Meimei"))
+            #expect(try await before.request("GET", "/api/views/form/events").status == 401, "no stream opens with it again")
+            let user = HTTPTestClient(port: server.port, token: try #require(answer.json["token"]?.stringValue))
+            let new = try await user.events("/api/views/form/events")
+            #expect(try await new.next()?.output("signedInAs") == "Han Meimei")
+            let typed = try await user.request("PATCH", "/api/views/form", body: #"{"phone": "13800000009"}"#)
+            #expect(try await new.next()?.id == typed.version, "the new token's stream gets what follows")
+            // Signing out ends every stream of the session, the old one too: all it was ever sent.
+            #expect(try await user.request("POST", "/api/session/sign-out").status == 204)
+            var seen: [EventStreamReader.Event] = []
+            while let event = try await old.next() { seen.append(event) }
+            #expect(!seen.contains { $0.output("signedInAs") == "Han Meimei" || $0.input("phone") == "13800000009" },
+                    "the old token's stream was sent nothing after the sign-in: \(seen.map(\.id))")
         }
     }
 
@@ -217,6 +250,13 @@ struct UsersHTTPTests {
             stored += (try? Data(contentsOf: directory.appendingPathComponent(name))) ?? Data()
         }
         #expect(stored.range(of: Data(password.utf8)) == nil, "nothing at rest holds the password")
+        // Nor a plain hash of a request that carried it (an Idempotency-Key's fingerprint), which
+        // a dictionary attack could try passwords against.
+        for round in 0..<3 {
+            let body = #"{"password": "\#(password)", "phone": "1380000000\#(round)"}"#
+            let plain = Data(SHA256.hash(data: Data("PATCH /api/views/form\n\(body)".utf8)))
+            #expect(stored.range(of: plain) == nil, "no plain hash of write \(round) at rest")
+        }
         #expect(stored.range(of: Data("13800000002".utf8)) != nil, "the rest of the form is kept")
         // After a restart the password is what the form starts with: empty.
         try await TestServer.with(store: try SQLiteStore(path: directory.appendingPathComponent("b.sqlite").path)) { server in

@@ -1,6 +1,7 @@
 import BinderyRuntime
 import BinderyTesting
 import Observation
+import Synchronization
 import Testing
 
 /// A diary: readable by its signed-in owner's sessions only, its title writable by editors, its
@@ -109,6 +110,19 @@ struct AccessRuleTests {
         await #expect(throws: ViewModelError.forbidden(reason: "you may not see DiaryEntry")) {
             try await ada.snapshot("diary/entry")
         }
+    }
+
+    @Test func aStreamOfAPageNoLongerReadableEndsAndIsPushedNothingMore() async throws {
+        let screens = [Screen("diary", title: "Diary") { viewer in DiaryViewModel(viewer: viewer) }]
+        let ada = ViewModelGraph(screens: screens, viewer: Viewer(user: Self.ada))
+        let pushed = Recorder()
+        let ended = Mutex(false)
+        _ = try await ada.watch("diary/entry", after: nil, send: { pushed.append($0) }, end: { ended.withLock { $0 = true } })
+        #expect(pushed.versions.count == 1, "the entry as it was, while public")
+        _ = try await ada.execute("diary", command: "lock", argument: nil)
+        _ = try await ada.write("diary", patch: ["title": "Secret"])
+        #expect(!pushed.snapshots.contains { $0.output("title") == "Secret" }, "a private entry's new title is pushed to nobody")
+        #expect(ended.withLock { $0 }, "the stream ended: its client asks again, and is refused")
     }
 
     @MainActor @Test func theTesterPlaysAsAUser() async throws {

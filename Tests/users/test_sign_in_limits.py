@@ -7,9 +7,11 @@ not. A wrong password and a phone that has no account get the same problem, so a
 tells whether an account exists.
 
 Each test sends from loopback addresses of its own (127.0.0.X), and the module has a server of its
-own (the limits live in its memory). Time budget: 20 s (about 5 s here: each attempt runs bcrypt)."""
+own (the limits live in its memory). Time budget: 20 s (about 6 s here: each attempt runs bcrypt)."""
 
 from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
 
 from bindery_support import HAN_MEIMEI, LI_LEI, Account
 from users_client import new_session, request, sign_in
@@ -66,6 +68,21 @@ def test_twenty_failures_from_one_address_lock_the_address_for_every_account(ser
     assert_throttled(sign_in(base, LI_LEI, source="127.0.0.23"), "the right password from the locked address")
     # Another address is not locked, and the account is not either.
     assert sign_in(base, LI_LEI, source="127.0.0.24").status == 200
+
+
+def test_attempts_sent_all_at_once_meet_the_same_limit(server):
+    """Twenty wrong passwords for one account sent together, none answered before the others
+    left: the limit counts an attempt when it starts, so five are checked and fifteen refused."""
+    burst = Account("13700000001", "passw0rd", "burst", "-")    # no such account: counted all the same
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        answers = list(pool.map(lambda n: sign_in(server.base, burst, password=f"burst-{n}", source="127.0.0.41"),
+                                range(20)))
+    statuses = sorted(answer.status for answer in answers)
+    assert statuses.count(422) == ACCOUNT_LIMIT, statuses
+    assert statuses.count(429) == 20 - ACCOUNT_LIMIT, statuses
+    for answer in answers:
+        if answer.status == 429:
+            assert_throttled(answer, "an attempt beyond the limit, sent with the others")
 
 
 def test_a_wrong_password_and_an_unknown_phone_get_the_same_problem(server):

@@ -44,3 +44,12 @@ public struct SealingKey: Sendable {
         self.bytes = bytes
     }
 }
+
+extension SealingKey: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// Never the key: printing or logging a configuration shows no secret.
+    public var description: String { "SealingKey(***)" }
+    /// As ``description``.
+    public var debugDescription: String { description }
+    /// Nothing of the key: `dump` and debuggers show no bytes either.
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+}

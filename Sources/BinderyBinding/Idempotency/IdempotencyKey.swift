@@ -1,4 +1,5 @@
 import BinderyHTTP
+import BinderyRuntime
 import Crypto
 import Foundation
 import HTTPTypes
@@ -25,11 +26,20 @@ enum IdempotencyKey {
         return String(key)
     }
 
-    /// A digest of what makes a request the same request: its method, path and body.
-    static func fingerprint(of request: Request) -> Data {
+    /// A digest of what makes a request the same request: its method, path and body. The members
+    /// named in `leavingOut` (sensitive inputs: a password) are left out of a JSON object body: a
+    /// hash of a password typed one character at a time, kept in the store, could be guessed back
+    /// character by character. A retry with the same key and another password then counts as the
+    /// same request.
+    static func fingerprint(of request: Request, leavingOut sensitive: [String] = []) -> Data {
         var hasher = SHA256()
         hasher.update(data: Data("\(request.method.rawValue) \(request.rawPath)\n".utf8))
-        hasher.update(data: request.body)
+        if !sensitive.isEmpty, case .object(var members)? = try? JSONValue(parsing: Array(request.body)) {
+            for name in sensitive { members[name] = nil }
+            hasher.update(data: JSONWriter.bytes(of: .object(members)))
+        } else {
+            hasher.update(data: request.body)
+        }
         return Data(hasher.finalize())
     }
 }

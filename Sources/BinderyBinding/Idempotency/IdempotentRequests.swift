@@ -46,16 +46,16 @@ final class IdempotentRequests: Sendable {
     /// Answers `request` by `run` (which turns its errors into problem responses), at most once
     /// per key; `current` answers the view model's current snapshot. Without the header, `run`.
     ///
-    /// Without `keepsBody` (a view model with a sensitive input) the answer is kept without its
-    /// body, and so is one that sets the session's cookie (it carries a token): a retry gets the
-    /// current snapshot instead.
+    /// For a view model with `sensitive` inputs (a password) the answer is kept without its body,
+    /// and so is one that sets the session's cookie (it carries a token): a retry gets the current
+    /// snapshot instead; and the request's fingerprint leaves those inputs out.
     func respond(
-        to request: Request, in session: Session, keepsBody: Bool = true,
+        to request: Request, in session: Session, sensitive: [String] = [],
         current: () async -> Response,
         run: () async -> Response
     ) async -> Response {
         do {
-            return try await respondOnce(to: request, in: session, keepsBody: keepsBody, current: current, run: run)
+            return try await respondOnce(to: request, in: session, sensitive: sensitive, current: current, run: run)
         } catch let problem as Problem {
             return problem.response
         } catch {
@@ -64,13 +64,13 @@ final class IdempotentRequests: Sendable {
     }
 
     private func respondOnce(
-        to request: Request, in session: Session, keepsBody: Bool,
+        to request: Request, in session: Session, sensitive: [String],
         current: () async -> Response,
         run: () async -> Response
     ) async throws -> Response {
         guard let header = request.headers[.idempotencyKey] else { return await run() }
         let key = try IdempotencyKey.parse(header)
-        let fingerprint = IdempotencyKey.fingerprint(of: request)
+        let fingerprint = IdempotencyKey.fingerprint(of: request, leavingOut: sensitive)
         let id = Running(session: session.tokenHash, key: key)
         await claimLocally(id)
         defer { releaseLocally(id) }
@@ -94,7 +94,7 @@ final class IdempotentRequests: Sendable {
             // one's writes were refused, and the answer is that one's.
             return try await replay(held, fingerprint: fingerprint, current: current)
         }
-        guard succeeded || (held != nil && response.status.code < 500), let answer = Self.answer(response, keepsBody: keepsBody)
+        guard succeeded || (held != nil && response.status.code < 500), let answer = Self.answer(response, keepsBody: sensitive.isEmpty)
         else { return response }
         try? await store.recordAnswer(answer, for: stored)
         return response

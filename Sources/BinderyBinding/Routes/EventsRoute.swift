@@ -32,10 +32,13 @@ struct EventsRoute: HTTPResponder {
         var watching: [(path: String, id: Int)] = []
         var stops: [@Sendable () -> Void] = []
         let ended = EndCount(views: views.count, stream: stream)
+        let admitted = sessions.tokenCheck(request, for: session)
         for view in views {
             do {
                 let sender = EventSender(stream: stream, view: view, point: point)
-                let id = try await graph.watch(view, after: point.version(of: view), patches: true, send: sender.send) {
+                let id = try await graph.watch(
+                    view, after: point.version(of: view), patches: true, admitted: admitted, send: sender.send
+                ) {
                     stream.write(EventStreams.envelopeFrame(event: "end", id: nil, view: view, member: "end", payload: Array("true".utf8)))
                     ended.one()
                 }

@@ -24,7 +24,8 @@ struct SignInRoute: HTTPResponder {
         let credentials = try Self.credentials(in: request)
         let existing = try await resolver.existingSession(for: request)
         let registry = resolver.store
-        let address = ClientAddress.of(request, trustingForwardedFor: resolver.trustForwardedFor)
+        // Counted as sessions are: an IPv6 client by its /64, as the sign-in command counts it.
+        let address = ClientAddress.of(request, trustingForwardedFor: resolver.trustForwardedFor).map(CreationQuota.key(for:))
         let user: User
         let token: String
         let session: Session

@@ -50,7 +50,7 @@ struct ViewRoutes: HTTPResponder {
             // model with a sensitive input is kept without its body (a replay gets the current
             // snapshot): a secret never reaches the store.
             response = await sessions.store.idempotency.respond(
-                to: request, in: session, keepsBody: schemas.schema(at: path)?.hasSensitiveInputs != true,
+                to: request, in: session, sensitive: schemas.schema(at: path)?.sensitiveInputNames ?? [],
                 current: { await Self.current(path, in: session, for: request) },
                 run: { await self.answer(request, at: address, in: session) }
             )
@@ -79,7 +79,8 @@ struct ViewRoutes: HTTPResponder {
                 throw Problem(status: .badRequest, title: "Invalid version", detail: "'after' must be a version: an integer from 0 to \(Int.max).")
             }
             let wait = Preferences(request).wait ?? defaultLongPollWait
-            if let snapshot = try await graph.snapshot(path, after: version, waitingUpTo: wait) {
+            let admitted = sessions.tokenCheck(request, for: session)
+            if let snapshot = try await graph.snapshot(path, after: version, waitingUpTo: wait, admitted: admitted) {
                 return SnapshotResponse.make(snapshot, for: request)
             }
             return SnapshotResponse.make(try await graph.snapshot(path), for: request, notModified: true)
@@ -256,7 +257,8 @@ struct ViewRoutes: HTTPResponder {
         let stopPresence = watchPresence(path, shared: sharesPresence, viewer: session.collaborator.id, stream: stream)
         do {
             let id = try await graph.watch(
-                path, after: resume, patches: sender.patches, send: sender.send, end: { stream.finish() }
+                path, after: resume, patches: sender.patches, admitted: sessions.tokenCheck(request, for: session),
+                send: sender.send, end: { stream.finish() }
             )
             let sessions = sessions.store
             sessions.streamChanged(session, opened: true)

@@ -35,6 +35,9 @@ package final class SessionRegistry: Sendable {
     let spaces: UserSpaces
     /// This node's id in the store's announcements.
     let node: String
+    /// How many times sessions were dropped for another node's notice (signed out, or signed in
+    /// under a new token): a restore that a drop overtook checks its token again.
+    let drops = Atomic<Int>(0)
 
     /// Creates a store whose sessions' graphs serve `screens` and commit to `store`.
     ///
@@ -186,6 +189,7 @@ package final class SessionRegistry: Sendable {
 
     private func load(_ secret: SessionSecret, address: String?) async throws -> Session? {
         let token = secret.token
+        let dropsBefore = drops.load(ordering: .acquiring)
         guard let stored = try await store.session(SessionTokenHash(token: token)) else { return nil }
         guard wallClock().timeIntervalSince(stored.lastUsedAt) <= limits.idleTimeout.timeInterval else { return nil }
         if let live = session(for: token[...]) { return live }
@@ -200,6 +204,18 @@ package final class SessionRegistry: Sendable {
         let session = makeSession(secret: secret, hash: key, restored: restored, address: address, user: user)
         let kept = insert(session)
         if kept !== session, let user { spaces.release(user.id) }
+        // A notice that came while this read the store found nothing here to drop: ask again.
+        if kept === session, drops.load(ordering: .acquiring) != dropsBefore,
+            try await store.session(SessionTokenHash(token: token))?.tokenHash != key
+        {
+            let removed = sessions.withLock { live -> Bool in
+                guard live[secret] === session else { return false }
+                live[secret] = nil
+                return true
+            }
+            if removed { close([session]) }
+            return nil
+        }
         return kept
     }
 

@@ -107,9 +107,24 @@ package struct SessionResolver: Sendable {
                 && request.headers[HTTPField.Name("X-Forwarded-Proto")!]?.lowercased() == "https")
     }
 
+    /// How a stream or a long-poll checks, once its watch is in place, that `request` still
+    /// presents `session`'s token: a sign-in may have replaced it while the request waited. Always
+    /// true for a request that presented none (its session was made for it).
+    func tokenCheck(_ request: Request, for session: Session) -> @Sendable () -> Bool {
+        guard let credential = credential(in: request) else { return { true } }
+        let presented = SessionSecret(token: credential.token)
+        return { session.secret == presented }
+    }
+
     private enum Credential {
         case bearer(Substring)
         case cookie(Substring)
+
+        var token: Substring {
+            switch self {
+            case .bearer(let token), .cookie(let token): token
+            }
+        }
     }
 
     private func credential(in request: Request) -> Credential? {

@@ -19,16 +19,19 @@ extension SessionRegistry {
     /// on failed attempts: the user, or nil when they are wrong (counted against the account and
     /// the address).
     func verify(_ credentials: Credentials, from address: String?) async throws(SignInError) -> User? {
-        if let wait = throttle.retryAfter(account: credentials.username, address: address, at: now()) {
-            throw .throttled(retryAfter: wait)
-        }
         guard let users else {
             throw .unavailable(ExecutionFailure(message: "This app signs nobody in.", origin: .internal))
+        }
+        let attempt: SignInThrottle.Attempt
+        switch throttle.admit(account: credentials.username, address: address, at: now()) {
+        case .success(let admitted): attempt = admitted
+        case .failure(let refusal): throw .throttled(retryAfter: refusal.retryAfter)
         }
         let user: User?
         do {
             user = try await users.verify(credentials)
         } catch {
+            throttle.uncounted(attempt)
             // Whatever stopped the verifier, the accounts could not be checked: an upstream's failure
             // (502), shown with its own message when it has one.
             let failure = ExecutionFailure(error)
@@ -37,11 +40,8 @@ extension SessionRegistry {
                     ? failure : ExecutionFailure(message: "The accounts could not be checked; try again.", origin: .upstream)
             )
         }
-        guard let user else {
-            throttle.failed(account: credentials.username, address: address, at: now())
-            return nil
-        }
-        throttle.succeeded(account: credentials.username)
+        guard let user else { return nil }  // counted as failed since it was admitted
+        throttle.succeeded(attempt)
         return user
     }
 
@@ -72,7 +72,6 @@ extension SessionRegistry {
             guard live[old] === session else { return false }
             session.replaceSecret(with: new)
             _ = live.move(session, from: old)
-            session.viewer.setUser(user)
             return true
         }
         guard moved else {
@@ -81,6 +80,10 @@ extension SessionRegistry {
             if claimed { spaces.release(user.id) }
             throw .sessionUnavailable
         }
+        // From here on, streams and long-polls opened with the old token are sent nothing (whoever
+        // holds it sees nothing the view models show of the user), and none opens with it. The
+        // client's own streams reopen with the new token and resume where they were.
+        session.viewer.setUser(user)
         // What the anonymous session was allowed to see was served from its board: check again.
         session.graph.board.removeAll()
         await announce(dropping: [SessionNotice.Drop(key: session.tokenHash, credential: SessionTokenHash(token: old.token))])
@@ -122,6 +125,7 @@ extension SessionRegistry {
     /// Takes these sessions out of memory (each copy, or those held under a replaced token) and
     /// ends them.
     private func drop(_ drops: [SessionNotice.Drop]) {
+        self.drops.add(1, ordering: .releasing)
         let wanted = Dictionary(drops.map { ($0.key, $0.credential) }) { first, _ in first }
         let dropped = sessions.withLock { live -> [Session] in
             let found = live.values.filter { session in

@@ -7,7 +7,10 @@ import Synchronization
 /// not) and per client address, in a sliding window. Once an account has failed ``accountLimit``
 /// times in the window, every attempt for it is refused (429) until the oldest of those failures
 /// leaves the window; the same per address with ``addressLimit``, so one client cannot try many
-/// accounts either. A success clears its account's failures. The counts live in this node's
+/// accounts either. An attempt counts as a failure from the moment it is admitted, so attempts
+/// sent all at once meet the limit as those sent one after the other do; a success then clears
+/// its account's failures and takes its own back from the address, and an attempt that could not
+/// be checked (the verifier's service failed) is taken back whole. The counts live in this node's
 /// memory: behind several nodes a determined client gets at most the limit on each.
 package final class SignInThrottle: Sendable {
     /// Failures of one account allowed in the window.
@@ -32,33 +35,74 @@ package final class SignInThrottle: Sendable {
         self.window = window
     }
 
+    /// One admitted attempt, counted as failed until ``succeeded(_:)`` or ``uncounted(_:)``.
+    struct Attempt: Sendable {
+        fileprivate let account: String
+        fileprivate let address: String?
+        fileprivate let at: ContinuousClock.Instant
+    }
+
     /// Seconds until an attempt for `account` from `address` may be made at `now`; nil when one
     /// may be made now.
     func retryAfter(account: String, address: String?, at now: ContinuousClock.Instant) -> Int? {
-        failures.withLock { failures in
-            var waits: [Duration] = []
-            if let wait = Self.wait(failures.byAccount[Self.key(account)], limit: accountLimit, window: window, now: now) {
-                waits.append(wait)
-            }
-            if let address, let wait = Self.wait(failures.byAddress[address], limit: addressLimit, window: window, now: now) {
-                waits.append(wait)
-            }
-            return waits.max().map { max(1, Int(($0 / .seconds(1)).rounded(.up))) }
-        }
+        failures.withLock { retryAfter(account: Self.key(account), address: address, at: now, in: $0) }
     }
 
-    /// Counts a failed attempt for `account` from `address` at `now`.
-    func failed(account: String, address: String?, at now: ContinuousClock.Instant) {
+    /// Admits an attempt for `account` from `address` at `now`, counted as a failure at once (in
+    /// the same step as the check: attempts sent together cannot all pass it); or the seconds
+    /// until one may be made.
+    func admit(account: String, address: String?, at now: ContinuousClock.Instant) -> Result<Attempt, Refusal> {
+        let key = Self.key(account)
         let cutoff = now - window
-        failures.withLock { failures in
-            Self.add(now, to: &failures.byAccount, key: Self.key(account), after: cutoff, keep: accountLimit)
+        return failures.withLock { failures in
+            if let wait = retryAfter(account: key, address: address, at: now, in: failures) {
+                return .failure(Refusal(retryAfter: wait))
+            }
+            Self.add(now, to: &failures.byAccount, key: key, after: cutoff, keep: accountLimit)
             if let address { Self.add(now, to: &failures.byAddress, key: address, after: cutoff, keep: addressLimit) }
+            return .success(Attempt(account: key, address: address, at: now))
         }
     }
 
-    /// Clears the failures of `account` (it signed in).
-    func succeeded(account: String) {
-        _ = failures.withLock { $0.byAccount.removeValue(forKey: Self.key(account)) }
+    /// The attempt signed in: its account's failures are cleared, and the address no longer
+    /// counts this attempt.
+    func succeeded(_ attempt: Attempt) {
+        failures.withLock { failures in
+            failures.byAccount[attempt.account] = nil
+            Self.remove(attempt.at, from: &failures.byAddress, key: attempt.address)
+        }
+    }
+
+    /// The attempt could not be checked (the verifier's service failed): it counts against
+    /// neither the account nor the address.
+    func uncounted(_ attempt: Attempt) {
+        failures.withLock { failures in
+            Self.remove(attempt.at, from: &failures.byAccount, key: attempt.account)
+            Self.remove(attempt.at, from: &failures.byAddress, key: attempt.address)
+        }
+    }
+
+    /// Why an attempt was not admitted: too many failures; the seconds until one may be made.
+    struct Refusal: Error {
+        let retryAfter: Int
+    }
+
+    private func retryAfter(account key: String, address: String?, at now: ContinuousClock.Instant, in failures: Failures) -> Int? {
+        var waits: [Duration] = []
+        if let wait = Self.wait(failures.byAccount[key], limit: accountLimit, window: window, now: now) {
+            waits.append(wait)
+        }
+        if let address, let wait = Self.wait(failures.byAddress[address], limit: addressLimit, window: window, now: now) {
+            waits.append(wait)
+        }
+        return waits.max().map { max(1, Int(($0 / .seconds(1)).rounded(.up))) }
+    }
+
+    /// Takes one failure at `time` out of the entry `key` of `table`.
+    private static func remove(_ time: ContinuousClock.Instant, from table: inout [String: [ContinuousClock.Instant]], key: String?) {
+        guard let key, var times = table[key], let index = times.lastIndex(of: time) else { return }
+        times.remove(at: index)
+        table[key] = times.isEmpty ? nil : times
     }
 
     /// The account's key: usernames differ in letter case only as far as the user typed them.

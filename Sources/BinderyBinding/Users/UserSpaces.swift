@@ -74,11 +74,14 @@ final class UserSpaces: Sendable {
             return entry.loading
         }
         guard let last else { return }
-        // Let go once any load under way has ended, unless a new claim came meanwhile.
+        // Let go once any load under way has ended, unless a new claim came meanwhile: checked and
+        // closed in one step, so a claim that comes after finds nothing loaded and loads again.
         Task {
             _ = try? await last.value
-            guard held.withLock({ $0[id] == nil }) else { return }
-            for model in models { model.connection.close(id) }
+            held.withLock { held in
+                guard held[id] == nil else { return }
+                for model in models { model.connection.close(id) }
+            }
         }
     }
 

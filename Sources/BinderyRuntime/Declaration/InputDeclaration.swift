@@ -67,7 +67,10 @@ public struct InputDeclaration<Model: AnyObject>: Sendable {
     /// The same input, marked as a secret (a password): its value is still in the live snapshots
     /// (it is the session's own), but never reaches the store in plain text — the persisted state
     /// keeps it sealed with the server's sealing key (nodes sharing a store share one; without,
-    /// a restart shows it as the view model starts it, empty), and its versions are logged with
+    /// a restart shows it as the view model starts it, empty). What is sealed is the state's
+    /// member named like the input, as the default state and `.inputs(and:)` keep it: a
+    /// `persists:` of your own that stores the value under another name stores it as it is. Its
+    /// versions are logged with
     /// the value masked (in every string that contains it, too), as `/versions` shows them. The
     /// screen catalogue (`GET /api/views`) lists it in `sensitiveInputs`, so tools mask it.
     ///

@@ -26,8 +26,8 @@ extension ViewModelDeclaration {
         }
     }
 
-    /// `{"<input>": value, ...}`: the default persisted state (sensitive inputs too: the store's copy
-    /// leaves them out, ``ViewModel/storedState(of:)``).
+    /// `{"<input>": value, ...}`: the default persisted state (sensitive inputs too: the server
+    /// seals their members before the state reaches the store).
     package func inputsObject(of model: Model) -> JSONValue {
         .object(Dictionary(uniqueKeysWithValues: inputs.map { ($0.name, $0.read(model)) }))
     }

@@ -119,6 +119,9 @@ public struct ViewModelSchema: Sendable {
     /// Whether it declares an input the store must never keep (``InputDeclaration/sensitive()``).
     public var hasSensitiveInputs: Bool { inputs.contains(where: \.isSensitive) }
 
+    /// The names of the sensitive inputs.
+    package var sensitiveInputNames: [String] { inputs.filter(\.isSensitive).map(\.name) }
+
     /// Whether it or a view model below it declares a sign-in command.
     public var declaresSignIn: Bool {
         commands.contains(where: \.signsIn) || children.contains { $0.viewModel.declaresSignIn }

@@ -66,3 +66,12 @@ public struct Credentials: Sendable, Hashable {
         self.password = password
     }
 }
+
+extension Credentials: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The username with the password masked: printing or logging credentials shows no secret.
+    public var description: String { "Credentials(username: \(username), password: ***)" }
+    /// As ``description``.
+    public var debugDescription: String { description }
+    /// The username alone: `dump` and debuggers show no password either.
+    public var customMirror: Mirror { Mirror(self, children: ["username": username, "password": "***"]) }
+}
