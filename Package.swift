@@ -185,7 +185,7 @@ let package = Package(
             path: "Tests/Fuzz/BinderyFuzz",
             swiftSettings: strictSettings
         ),
-        // A raw HTTP/1.1 client over loopback, shared by the HTTP and integration tests.
+        // What several test targets share: a raw HTTP/1.1 client over loopback, child processes, gates.
         .target(name: "BinderyTestSupport", path: "Tests/BinderyTestSupport", swiftSettings: strictSettings),
         .testTarget(
             name: "BinderyHTTPTests", dependencies: ["BinderyHTTP", "BinderyTestSupport"], swiftSettings: strictSettings
@@ -195,7 +195,9 @@ let package = Package(
             dependencies: ["BinderyRuntime", "BinderyTesting", "BinderyTestSupport", "BinderyUpstream"],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "BinderyStoreTests", dependencies: ["BinderyStore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "BinderyStoreTests", dependencies: ["BinderyStore", "BinderyTestSupport"], swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "BinderyUpstreamTests",
             dependencies: ["BinderyUpstream", .product(name: "Clocks", package: "swift-clocks")],

@@ -71,17 +71,13 @@ struct CompressedFilesTests {
 
     /// `bytes` decompressed by gzip(1), the reference implementation.
     private func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        process.arguments = ["-dc"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(bytes))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return [UInt8](data)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bindery-gunzip-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("in.gz"), output = directory.appendingPathComponent("out")
+        try Data(bytes).write(to: input)
+        let status = try ChildProcess.run("/bin/gzip", ["-dc"], input: input.path, output: output.path)
+        #expect(status == 0, "gzip -dc exited \(status)")
+        return [UInt8](try Data(contentsOf: output))
     }
 }

@@ -1,3 +1,4 @@
+import BinderyTestSupport
 import Foundation
 import Synchronization
 
@@ -88,9 +89,8 @@ final class PostgresServer: Sendable {
         throw PostgresServerError("PostgreSQL did not start: \(lastError.map { "\($0)" } ?? "?")")
     }
 
-    /// Runs `postgres` itself as a child process (not through `pg_ctl start`: Foundation's
-    /// `Process` notices a child's end by a descriptor the daemonised server would inherit and
-    /// keep open) and waits until it accepts connections.
+    /// Runs `postgres` itself as a child process (not through `pg_ctl start`, so a server that
+    /// fails to start is seen at once) and waits until it accepts connections.
     private static func startServer(binDirectory: String, directory: String, port: Int, asPostgres: Bool) throws {
         let postgres = [
             "\(binDirectory)/postgres", "-D", "\(directory)/data", "-p", "\(port)", "-k", directory,
@@ -98,25 +98,18 @@ final class PostgresServer: Sendable {
             "-c", "full_page_writes=off", "-c", "max_connections=300",
         ]
         let logPath = "\(directory)/server-\(port).log"
-        guard FileManager.default.createFile(atPath: logPath, contents: nil),
-            let log = FileHandle(forWritingAtPath: logPath)
-        else { throw PostgresServerError("cannot create \(logPath)") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: asPostgres ? "/usr/sbin/runuser" : postgres[0])
-        process.arguments = asPostgres ? ["-u", "postgres", "--"] + postgres : Array(postgres.dropFirst())
-        process.currentDirectoryURL = URL(fileURLWithPath: "/tmp")
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = log
-        process.standardError = log
-        try process.run()
-        try? log.close()
+        let server = try ChildProcess.start(
+            asPostgres ? "/usr/sbin/runuser" : postgres[0],
+            asPostgres ? ["-u", "postgres", "--"] + postgres : Array(postgres.dropFirst()),
+            directory: "/tmp", output: logPath
+        )
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
-            guard process.isRunning else { break }
+            guard server.isRunning else { break }
             if (try? run("\(binDirectory)/pg_isready", ["-q", "-h", "127.0.0.1", "-p", "\(port)"])) != nil { return }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        if process.isRunning { process.terminate() }
+        if server.isRunning { server.terminate() }
         let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
         throw PostgresServerError("postgres on port \(port) did not accept connections; its log: \(text.suffix(600))")
     }
@@ -130,13 +123,7 @@ final class PostgresServer: Sendable {
             \(asPostgres ? "runuser -u postgres -- \(stop)" : stop) >/dev/null 2>&1
             rm -rf \(directory)
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        _ = try ChildProcess.start("/bin/sh", ["-c", script])
     }
 
     /// `/usr/lib/postgresql/15/bin` (or the newest installed version), installing Debian's
@@ -192,47 +179,28 @@ final class PostgresServer: Sendable {
         }
     }
 
-    /// Serializes `Process.run()` calls; waiting for the programs still happens in parallel.
-    private static let launches = NSLock()
-
     /// Runs a program to its end; throws with its output when it fails.
     @discardableResult
     private static func run(_ program: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: "/tmp")
-        // A file, not a pipe: a server started by a tool keeps inherited descriptors open, so a
-        // pipe would never reach its end.
-        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("bindery-pg-\(UUID().uuidString).out")
-        guard FileManager.default.createFile(atPath: outputPath.path, contents: nil),
-            let output = try? FileHandle(forWritingTo: outputPath)
-        else { throw PostgresServerError("cannot create \(outputPath.path)") }
-        defer { try? FileManager.default.removeItem(at: outputPath) }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = output
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("bindery-pg-\(UUID().uuidString).out").path
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        let status: Int32
         do {
-            // Foundation's Process.run on Linux is not safe to call from several threads at once
-            // (seen as a crash in its memmove while tests ran psql in parallel): one launch at a time.
-            try launches.withLock { try process.run() }
+            status = try ChildProcess.run(program, arguments, directory: "/tmp", output: outputPath)
         } catch {
-            try? output.close()
             throw PostgresServerError("cannot run \(program): \(error)")
         }
-        process.waitUntilExit()
-        try? output.close()
-        let text = (try? String(contentsOf: outputPath, encoding: .utf8)) ?? ""
-        guard process.terminationStatus == 0 else {
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        guard status == 0 else {
             throw PostgresServerError(
                 "\((program as NSString).lastPathComponent) \(arguments.prefix(4).joined(separator: " ")) exited "
-                    + "\(process.terminationStatus): \(text.suffix(800))"
+                    + "\(status): \(text.suffix(800))"
             )
         }
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Runs blocking work (processes) off the cooperative thread pool.
+    /// Runs blocking work (waiting for processes) off the cooperative thread pool.
     private static func runBlocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
