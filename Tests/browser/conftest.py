@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from answer_gateway import Gateway
 from bindery_support import browsers, chrome_driver
 
 REPO = Path(__file__).resolve().parents[2]
@@ -139,6 +140,18 @@ def restartable_server(tmp_path):
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture
+def gateway(restartable_server):
+    """The restartable server behind a gateway (answer_gateway.Gateway), as behind nginx in
+    production: while the server is down it serves the client's files it has seen (a reload shows
+    the page) and answers the API with 502; it can also lose an answer after the server applied it."""
+    proxy = Gateway(restartable_server.port)
+    try:
+        yield proxy
+    finally:
+        proxy.close()
 
 
 def _http(method: str, url: str, body=None):

@@ -1,8 +1,8 @@
 """Presence: who else is on a screen, and in which field (js/presence.js), between two browsers
 (two sessions, two users) on the recipe editor.
 
-Time budget: at most 60 s for the file (about 10 s for the first test, about 40 s for the second,
-which waits out the server's 30 s expiry of a client that left without a word)."""
+Time budget: at most 60 s for the file (about 10 s for the first test, 5 s for the second, about
+20 s for the third, which waits out the server's 12 s expiry of a client that left without a word)."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def test_who_is_here_and_in_which_field(driver, other, base_url, screenshot):
     blurb = css(other, "#edit-blurb")
     wait(other, lambda: a_id in (blurb.get_attribute("data-presence") or "").split(), message="no marker on Blurb")
     label = css(other, "#edit-blurb ~ .presence-label, .presence-host > .presence-label")
-    # (Others may be there too: a browser of an earlier test that left without a word, for 30 s.)
+    # (Others may be there too: a browser of an earlier test that left without a word, for 12 s.)
     assert a_name in label.text.split(", ")
     described = blurb.get_attribute("aria-describedby").split()
     sentences = [other.execute_script("return document.getElementById(arguments[0]).textContent", i) for i in described]
@@ -74,7 +74,26 @@ def test_who_is_here_and_in_which_field(driver, other, base_url, screenshot):
     assert not all_css(other, f'[data-presence~="{a_id}"]')
 
 
-def test_a_browser_that_goes_without_a_word_is_forgotten_after_30_s(driver, other, base_url):
+def test_a_closed_tab_is_gone_at_once_and_you_see_your_own_name(driver, other, base_url):
+    """A tab closed (pagehide says goodbye with a keepalive DELETE): the others' chip goes within
+    a couple of seconds, not at the expiry. The bar leads with your own name, as others see it."""
+    open_screen(other, base_url, EDITOR)
+    first = driver.current_window_handle
+    driver.get(f"{base_url}/healthz")
+    driver.switch_to.new_window("tab")
+    open_screen(driver, base_url, EDITOR)
+    a_name, b_name = my_name(driver, EDITOR.strip("/")), my_name(other, EDITOR.strip("/"))
+    wait(other, lambda: any(a_name in c for c in chips(other)))
+    wait(other, lambda: css(other, ".presence-you").text == f"You are {b_name}",
+         message="B's bar does not say who B is to the others")
+    driver.close()
+    driver.switch_to.window(first)
+    started = time.monotonic()
+    wait(other, lambda: not any(a_name in c for c in chips(other)), timeout=5, message="the closed tab's chip stayed")
+    assert time.monotonic() - started < 3
+
+
+def test_a_browser_that_goes_without_a_word_is_forgotten_after_12_s(driver, other, base_url):
     open_screen(driver, base_url, EDITOR)
     open_screen(other, base_url, EDITOR)
     a_name = my_name(driver, EDITOR.strip("/"))
@@ -87,6 +106,6 @@ def test_a_browser_that_goes_without_a_word_is_forgotten_after_30_s(driver, othe
             ? new Promise(() => {}) : real(url, init);""")
     driver.quit()
     started = time.monotonic()
-    wait(other, lambda: not any(a_name in c for c in chips(other)), timeout=45, message="A was never forgotten")
+    wait(other, lambda: not any(a_name in c for c in chips(other)), timeout=20, message="A was not forgotten within 20 s")
     gone = time.monotonic() - started
-    assert gone > 15, f"A disappeared after {gone:.0f} s: was a goodbye sent after all?"
+    assert gone > 5, f"A disappeared after {gone:.0f} s: was a goodbye sent after all?"

@@ -21,7 +21,6 @@ import pytest
 from selenium.webdriver.common.keys import Keys
 
 from accessibility import audit, blocking, describe
-from answer_gateway import Gateway
 from bindery_support import LI_LEI, sign_in_browser
 from pages import PHONE, all_css, css, open_screen, set_viewport, usable, wait
 
@@ -29,15 +28,6 @@ UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9
 OFFLINE = ("offline", "Offline — will send")
 SAVED = ("saved", "Saved")
 NETWORK_OFFLINE = {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
-
-
-@pytest.fixture
-def gateway(restartable_server):
-    proxy = Gateway(restartable_server.port)
-    try:
-        yield proxy
-    finally:
-        proxy.close()
 
 
 # ---------------------------------------------------------------------------------- helpers

@@ -212,6 +212,7 @@ class Ack:
     version: int
     inputs: dict
     at: float
+    base: int | None = None  # the version the write matched (If-Match): the write itself is base + 1
 
 
 @dataclass
@@ -298,7 +299,7 @@ class IfMatchWriter(threading.Thread):
                     self.log.unexpected.append(f"If-Match {version} acknowledged as version {acked}")
                 if body["inputs"] != inputs:
                     self.log.unexpected.append(f"version {acked} acknowledged with inputs {body['inputs']}, sent {inputs}")
-                self.log.acks.append(Ack(acked, inputs, time.monotonic()))
+                self.log.acks.append(Ack(acked, inputs, time.monotonic(), version))
                 current = (acked, body["inputs"])
             elif response.status_code == 412:
                 self.log.conflicts += 1

@@ -77,9 +77,12 @@ def check_acknowledged(rolled: Rolled) -> str:
     total = sum(len(w.log.acks) for w in rolled.writers)
     assert total >= 50, f"only {total} writes acknowledged under load: the nodes barely served ({rolled.steps})"
     for token, acks in by_token.items():
-        versions = [a.version for a in acks]
+        # Two writes answered as the very version they made (If-Match n, answered n + 1): one of
+        # them is lost. An answer may show a later version than its own write (another writer's
+        # write right after it, on the same node): that version is shared, and nothing is lost.
+        versions = [a.version for a in acks if a.base is None or a.version == a.base + 1]
         twice = sorted({v for v in versions if versions.count(v) > 1})
-        assert not twice, f"two writes were acknowledged with the same version(s) {twice}: one of them is lost"
+        assert not twice, f"two writes were acknowledged as making the same version(s) {twice}: one of them is lost"
         last = max(acks, key=lambda a: a.version)
         final = rolled.finals[token]
         assert final["version"] >= last.version, (

@@ -175,7 +175,7 @@ public final class BinderyServer: Sendable {
             },
             LoopService.Loop(name: "presence sweep") { [presence, clock] in
                 while !Task.isCancelled {
-                    do { try await clock.sleep(for: .seconds(5)) } catch { return }
+                    do { try await clock.sleep(for: PresenceBoard.sweepInterval) } catch { return }
                     presence.board.sweep(now: Date())
                 }
             },

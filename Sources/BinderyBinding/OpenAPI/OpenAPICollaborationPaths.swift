@@ -48,7 +48,7 @@ enum OpenAPICollaborationPaths {
         var put = OpenAPIViewPaths.operation(
             "arrive\(route.name)", of: route, summary: "I am here: \(route.title)",
             description: "Says this session is on the screen, in `field` (an input name, or a child's path and input). "
-                + "Repeat every 10 s; 30 s after the last, the session is taken as gone. Not stored. Everyone else on the "
+                + "Repeat every 5 s; 12 s after the last, the session is taken as gone. Not stored. Everyone else on the "
                 + "screen gets `event: presence` on its stream when someone arrives, moves to another field or leaves.",
             responses: answer.merging([
                 "400": OpenAPI.response("BadRequest"), "413": OpenAPI.response("ContentTooLarge"),

@@ -8,14 +8,17 @@ import Synchronization
 /// focus moves to another field, and every ``heartbeat`` after; it is gone ``expiry`` after its
 /// last word, or at once when it says it left (`DELETE`). Screens are keyed by their path, which
 /// is the same in every session (`recipes/c41/edit`), so everyone on a recipe's editor sees each
-/// other; only screens showing shared texts take part (a session's own form has nobody else). Every event stream of a screen gets `event: presence` with the others on it whenever
-/// that list changes. With a shared store, each change is also relayed to the other nodes
+/// other; only screens showing shared texts take part (a session's own form has nobody else).
+/// Every event stream of a screen gets `event: presence` with the others on it whenever that
+/// list changes. With a shared store, each change is also relayed to the other nodes
 /// (``PresenceMessage``), which keep their copy with the same expiry.
 final class PresenceBoard: Sendable {
     /// How often a client repeats that it is here.
-    static let heartbeat: Duration = .seconds(10)
-    /// How long after its last word a client is taken as gone.
-    static let expiry: TimeInterval = 30
+    static let heartbeat: Duration = .seconds(5)
+    /// How long after its last word a client is taken as gone: two heartbeats missed, and a margin.
+    static let expiry: TimeInterval = 12
+    /// How often the server looks for clients gone without a word.
+    static let sweepInterval: Duration = .seconds(2)
     /// The longest field name a client may report.
     static let maxFieldLength = 200
 

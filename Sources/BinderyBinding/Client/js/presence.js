@@ -1,8 +1,8 @@
 // presence.js — who else is on this screen, and in which field. Ephemeral: the server keeps it in
-// memory only and forgets a client 30 s after its last word.
+// memory only and forgets a client 12 s after its last word (a tab that crashed).
 //
 //   PUT    /api/views/{path}/presence {"field": id|null}  when the screen opens, when focus enters
-//          or leaves a [data-input] control, and every 10 s (the heartbeat);
+//          or leaves a [data-input] control, and every 5 s (the heartbeat);
 //   DELETE /api/views/{path}/presence                     when the screen goes away (navigation,
 //          pagehide with keepalive);
 //   event: presence {"others": [{id, name, colour, field}]} on the screen's stream (binder.onEvent).
@@ -12,12 +12,13 @@
 //
 // Shown: a compact bar under the screen's heading ("who is here": a chip per other person, hidden
 // when alone) and, on each field someone else is in, an outline in their colour with a small name
-// label; the control's aria-describedby points at a visually hidden sentence saying so. Nothing is
-// shown for yourself. Wired for every screen by app.js; active on screens that show shared texts.
+// label; the control's aria-describedby points at a visually hidden sentence saying so. Your own
+// name (the PUT's `you`) leads the bar: "You are Teal Otter", as the others see you. Wired for
+// every screen by app.js; active on screens that show shared texts.
 
 import * as api from './api.js';
 
-const HEARTBEAT_MS = 10000;
+const HEARTBEAT_MS = 5000; // the server's PresenceBoard.heartbeat
 let serial = 0; // unique ids for the hidden descriptions
 const leaving = new Map(); // path -> the DELETE in flight: a new PUT of the same screen waits for it
 
@@ -129,7 +130,10 @@ export class Presence {
       if (leaving.has(this.path)) await leaving.get(this.path);
       if (this.stopped) return;
       const { data } = await api.request('PUT', this.url(), { body: { field: this.field } });
-      if (!this.stopped && data) this.show(data.others);
+      if (!this.stopped && data) {
+        this.you = data.you && data.you.name ? data.you : this.you;
+        this.show(data.others);
+      }
     } catch (err) {
       // 404: no such screen (the page shows why); otherwise the next heartbeat tries again.
       if (err instanceof api.ProblemError && err.status === 404) clearTimeout(this.timer);
@@ -214,7 +218,16 @@ export class Presence {
       chip.title = chip.textContent.replace(badge.textContent, '').trim();
       return chip;
     });
-    this.bar.replaceChildren(...chips);
+    // Who the others see: your own name and colour, said first (only when someone else is here).
+    const you = [];
+    if (this.you && chips.length) {
+      const line = document.createElement('span');
+      line.className = 'presence-you';
+      line.style.setProperty('--presence-colour', this.you.colour);
+      line.textContent = `You are ${this.you.name}`;
+      you.push(line);
+    }
+    this.bar.replaceChildren(...you, ...chips);
     this.bar.hidden = chips.length === 0;
   }
 

@@ -3,17 +3,19 @@
 // "Offline — will send" while writes or commands wait for the server (they are kept in
 // sessionStorage meanwhile: binder/outbox.js). Nothing is shown on a screen that wrote nothing.
 //
-// Each input writer (binder/writer.js) and each command waiting for the server (binder/outbox.js)
-// is a source with a `saveState` getter ("idle" | "saving" | "saved" | "offline"); the line says
-// the most pressing one. Until a screen's writer takes over, edits kept from before a reload of
-// this page say "Offline — will send" (or "Saving…" while the server's answer is awaited).
-// "Saving…" shows only when a write takes a moment: quick writes while typing leave "Saved" as it
-// is, so a screen reader is not told about every keystroke.
+// Each input writer (binder/writer.js), each command waiting for the server (binder/outbox.js)
+// and each collaborative text (binder/collab.js) is a source with a `saveState` getter ("idle" |
+// "saving" | "saved" | "offline" | "unsaved": a text that cannot be saved now, its field says
+// why); the line says the most pressing one, so "Saved" only once every source has nothing
+// unsent. Until a screen's writer takes over, edits kept from before a reload of this page say
+// "Offline — will send" (or "Saving…" while the server's answer is awaited). "Saving…" shows only
+// when a write takes a moment: quick writes while typing leave "Saved" as it is, so a screen
+// reader is not told about every keystroke.
 
 import { watchReachability } from './api.js';
 
 const SAVING_DELAY_MS = 500;
-const TEXT = { saving: 'Saving…', saved: 'Saved', offline: 'Offline — will send' };
+const TEXT = { saving: 'Saving…', saved: 'Saved', offline: 'Offline — will send', unsaved: 'Not saved — see the field' };
 
 const sources = new Set();
 let keptHere = () => false; // whether this page holds sendable edits or commands from before (outbox.js)
@@ -33,6 +35,7 @@ export function setKeptHere(test) { keptHere = test; update(); }
 /** The state the line should say now (exported for tests and the inspector). */
 export function current() {
   const states = new Set([...sources].map((s) => s.saveState));
+  if (states.has('unsaved')) return 'unsaved';
   if (states.has('offline')) return 'offline';
   if (states.has('saving')) return 'saving';
   if (keptHere()) return reachable === false ? 'offline' : 'saving';

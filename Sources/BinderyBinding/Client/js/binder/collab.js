@@ -2,59 +2,125 @@
 // several users type into it at once is merged by operational transformation (binder/textop.js),
 // and each keeps their caret and selection.
 //
-// The ot.js client states: synchronized, awaiting confirm (one operation in flight), awaiting
-// with buffer (later typing composed into `buffer`). Each `input` event (after an IME composition
-// ends) is diffed against the last value shown into an operation, which is POSTed to
-// /inputs/{name}/ops with a fresh id and the revision it was made on. Others' edits come with the
-// POST's answer (`concurrent`) and on the event stream (`edits` events, which also carry our own,
-// recognised by id: the acknowledgement, whichever of the two arrives first); each is transformed
-// against what is in flight and buffered, applied to the control, and the caret moved with it.
+// binder/text-sync.js merges (its header says how); this file binds it to the control: each
+// `input` event (after an IME composition ends) is diffed against the last value shown into an
+// operation; snapshots only initialise the control, or set it when nothing is pending and it is
+// not focused; otherwise a newer revision is fetched as edits (GET ?after=).
 //
-// Invariant: the control shows `server` (the text at `revision`) + inflight + buffer (+ `held`:
-// others' edits waiting for an IME composition to end). Snapshots only initialise the control, or
-// set it when nothing is pending and it is not focused; otherwise a newer revision is fetched as
-// edits (GET ?after=). A gap, a 409 or `edits: null` reloads the text and rebases what is pending
-// on it. A network failure resends the same request (same id: the server applies it once).
+// Nothing typed is lost (binder/text-outbox.js): the state is kept in sessionStorage after every
+// change; a reload, or a page opened while the server is away, takes it over (the operation in
+// flight sent again with its id, the rest rebased on the server's text), and a screen left with
+// text unsent keeps sending it and binds again to the control when the screen comes back. A 404
+// (the record was deleted) keeps what was typed and says so at the field; each later snapshot of
+// the view tries again, so that when the record is restored (Undo, Restore, anyone) what was
+// kept is rebased on the restored text and sent. The field and the header say the save state.
+// Ctrl+Z and Ctrl+Shift+Z (or Ctrl+Y) undo and redo this browser's own edits (binder/text-undo.js).
 
-import * as api from '../api.js';
-import { Backoff } from '../backoff.js';
-import { showFieldError } from '../field-error.js';
+import { track, update } from '../save-state.js';
+import { applyKeepingCaret } from './caret.js';
+import { showFieldState } from './field-state.js';
+import { keepText, keptText, liveText, setLiveText, shownText, unsent } from './text-outbox.js';
+import { stats, TextSync } from './text-sync.js';
+import { TextUndo } from './text-undo.js';
 import * as textop from './textop.js';
 
-const CLIENT = (globalThis.crypto && crypto.randomUUID ? crypto.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`);
-let counter = 0;
-/** What the collaborative inputs of this page did (read by the tests and the curious). */
-export const stats = {
-  sent: 0, acknowledged: 0, remote: 0, rebased: 0, retries: 0, diverged: 0,
-  reloads: 0, tooOld: 0, gaps: 0, snapshotsAhead: 0, // why: a 409, an `edits` event not from our revision, a newer snapshot
-};
-function newId() { counter += 1; return `${CLIENT}-${counter}`; }
+export { stats };
 
-export class CollabText {
+const SAID = {
+  offline: 'Not sent yet: the server cannot be reached. It is kept here and sent when it can be.',
+  unsaved: 'Not saved: this was deleted. What you typed stays here and is sent if it is restored.',
+};
+
+export class CollabText extends TextSync {
+  /** This page's live CollabText of the binding's view and input (its screen left and shown again), or a new one. */
+  static for(binding, path) {
+    const existing = liveText(path, binding.name);
+    if (existing && existing.closing) { existing.attach(binding); return existing; }
+    return new CollabText(binding, path);
+  }
+
   constructor(binding, path) {
+    super(path, binding.name);
+    this.closing = false;
+    this.off = null;
+    this.history = new TextUndo(); // this browser's own edits, for Ctrl+Z and Ctrl+Shift+Z
+    // Undo and redo take back this user's own edits only (the browser's would lose or undo others').
+    this.onKey = (event) => {
+      if (!(event.ctrlKey || event.metaKey) || event.altKey) return;
+      const key = event.key.toLowerCase();
+      const redo = (key === 'z' && event.shiftKey) || (key === 'y' && !event.shiftKey);
+      if (key !== 'z' && !redo) return;
+      event.preventDefault();
+      this.step(redo ? this.history.redo() : this.history.undo());
+    };
+    this.onBeforeInput = (event) => { // the Edit menu's Undo and Redo
+      if (event.inputType !== 'historyUndo' && event.inputType !== 'historyRedo') return;
+      event.preventDefault();
+      this.step(event.inputType === 'historyRedo' ? this.history.redo() : this.history.undo());
+    };
+    this.attach(binding);
+    this.untrack = track(this);
+    setLiveText(path, this.name, this);
+  }
+
+  /** Binds to `binding`'s control (a new one when its screen comes back), showing our text. */
+  attach(binding) {
+    this.detach();
     this.binding = binding;
     this.binder = binding.binder;
     this.el = binding.el;
-    this.name = binding.name;
-    this.path = path;
-    this.revision = null; // the server revision this control is based on
-    this.server = '';     // the text at `revision`
-    this.local = '';      // what the control shows (outside an IME composition)
-    this.inflight = null; // {id, base, sent (the ops as sent), ops (transformed since)}
-    this.buffer = [];     // typed after what is in flight, not sent yet
-    this.held = null;     // others' edits on `local`, waiting for a composition to end
-    this.needReload = false; // catch up with the server (GET ?after=, or the whole text with fullReload)
-    this.fullReload = false;
-    this.busy = false;    // a request is in flight or waiting to be retried
-    this.gone = false;
+    this.el.addEventListener('keydown', this.onKey);
+    this.el.addEventListener('beforeinput', this.onBeforeInput);
     this.closing = false;
-    this.backoff = new Backoff();
     this.off = this.binder.onEvent('edits', (data) => this.onEdits(data));
+    if (this.revision !== null) {
+      this.held = null; // already in `server`
+      this.local = textop.apply(textop.apply(this.server, this.inflight ? this.inflight.ops : []), this.buffer);
+      if (this.el.value !== this.local) this.el.value = this.local;
+      this.said();
+    }
   }
 
-  get url() { return `${api.viewURL(this.path)}/inputs/${encodeURIComponent(this.name)}`; }
+  /** For save-state.js: "unsaved" (the record is gone), "offline", "saving", "saved" or "idle". */
+  get saveState() {
+    if (this.gone && (this.pending || this.local !== this.server)) return 'unsaved';
+    if (this.pending || this.needReload) return this.pending && this.waiting ? 'offline' : this.pending ? 'saving' : 'idle';
+    return this.saved ? 'saved' : 'idle';
+  }
 
-  get pending() { return Boolean(this.inflight) || this.buffer.length > 0 || Boolean(this.held); }
+  /** The state changed: kept in sessionStorage, said at the field and in the header. */
+  changed() {
+    if (this.revision !== null) {
+      keepText(this.path, this.name, { revision: this.revision, server: this.server, inflight: this.inflight, buffer: this.buffer });
+    }
+    this.said();
+  }
+
+  said() {
+    const state = this.saveState;
+    if (!this.closing) showFieldState(this.el, state, SAID[state] || '');
+    update();
+  }
+
+  /**
+   * Takes over what sessionStorage kept of this input (a reload; a page opened while the server is
+   * away): the operation in flight is sent again with its id, then the rest after catching up.
+   * onlyUnsent: a snapshot is here to show, so only unsent work is worth taking over.
+   */
+  restoreKept({ onlyUnsent = false } = {}) {
+    if (this.revision !== null) return;
+    const kept = keptText(this.path, this.name);
+    if (!kept || (onlyUnsent && !unsent(kept))) return;
+    this.server = kept.server;
+    this.revision = kept.revision;
+    this.inflight = kept.inflight || null;
+    this.buffer = kept.buffer || [];
+    this.local = shownText(kept);
+    if (this.el.value !== this.local) this.el.value = this.local;
+    this.needReload = true;
+    if (this.inflight) this.send(); else this.pump();
+    this.changed();
+  }
 
   /** A snapshot (or list item) showing the text at revision `source.texts[name]`. */
   render(source) {
@@ -62,10 +128,21 @@ export class CollabText {
     const raw = source.inputs ? source.inputs[this.name] : undefined;
     const text = raw == null ? '' : String(raw);
     if (typeof revision !== 'number') return;
-    if (this.revision === null) { this.reset(text, revision); return; }
+    if (this.revision === null) this.restoreKept({ onlyUnsent: true });
+    if (this.revision === null) { this.reset(text, revision); this.changed(); return; }
+    if (this.gone) {
+      // Shown again: perhaps restored. The whole text is read and what was kept rebased on it;
+      // still deleted, the send answers 404 again and the field keeps saying so.
+      this.gone = false;
+      this.needReload = true;
+      this.fullReload = true;
+      this.pump();
+      return;
+    }
     if (revision <= this.revision) return;
     if (!this.pending && !this.needReload && !this.binding.composing && document.activeElement !== this.el) {
       this.reset(text, revision);
+      this.changed();
       return;
     }
     stats.snapshotsAhead += 1;
@@ -74,6 +151,7 @@ export class CollabText {
   }
 
   reset(text, revision) {
+    this.history = new TextUndo();
     this.server = text;
     this.local = text;
     this.revision = revision;
@@ -82,11 +160,12 @@ export class CollabText {
 
   /** The user changed the control (an `input` event outside an IME composition). */
   edited() {
-    if (this.revision === null || this.gone) return;
+    if (this.revision === null) return;
     const value = this.el.value;
     let caret = null;
     try { caret = textop.toOffset(value, this.el.selectionEnd); } catch { /* not a text control */ }
     let op = textop.diff(this.local, value, caret);
+    this.history.record(op);
     if (this.held) {
       // Others' edits arrived during the composition: both apply to `local`; merge them.
       const [mine, theirs] = textop.transformX(op, this.held);
@@ -99,224 +178,51 @@ export class CollabText {
     if (!op.length) return;
     this.buffer = textop.compose(this.buffer, op);
     this.pump();
+    this.changed();
   }
 
-  /** Sends the buffer, or catches up with the server, when nothing is in flight. */
-  pump() {
-    if (this.gone || this.busy || this.inflight || this.revision === null) return;
-    if (this.needReload) {
-      if (!this.binding.composing) this.reload();
-      return;
-    }
-    if (!this.buffer.length) {
-      if (this.closing) this.off();
-      return;
-    }
-    this.inflight = { id: newId(), base: this.revision, sent: this.buffer, ops: this.buffer };
-    this.buffer = [];
-    stats.sent += 1;
-    this.send();
-  }
-
-  async send() {
-    const inflight = this.inflight;
-    this.busy = true;
-    let answer = null;
-    let error = null;
-    try {
-      answer = (await api.request('POST', `${this.url}/ops`, { body: { id: inflight.id, base: inflight.base, ops: inflight.sent } })).data;
-    } catch (err) {
-      error = err;
-    }
-    this.busy = false;
-    if (this.inflight !== inflight) { this.pump(); return; } // acknowledged by an `edits` event first
-    if (answer) {
-      this.backoff.reset();
-      this.answered(answer);
-    } else if (error instanceof api.ProblemError && error.status === 409) {
-      // The base is older than the server's log: reload the text and rebase what we typed on it.
-      stats.tooOld += 1;
-      this.buffer = textop.compose(inflight.ops, this.buffer);
-      this.inflight = null;
-      this.needReload = true;
-    } else if (error instanceof api.ProblemError && error.status === 404) {
-      this.gone = true; // the record is gone: keep what the user typed on the screen
-      this.inflight = null;
-      return;
-    } else if (error instanceof api.ProblemError && error.status < 500 && error.status !== 429) {
-      // Refused (too long, or not applicable): the server's text is shown again.
-      if (this.el.id) showFieldError(this.el, api.describeError(error).replace(/^That value is not accepted: /, 'Not accepted: '));
-      else this.binder.notify({ title: 'Input refused', message: api.describeError(error), details: api.problemDetails(error) });
-      this.inflight = null;
-      this.buffer = [];
-      this.local = this.server; // rebase nothing of ours on the reloaded text
-      this.needReload = true;
-      this.fullReload = true;
-    } else {
-      // No answer: send the very same request again (the server applies one id once).
-      this.busy = true;
-      stats.retries += 1;
-      setTimeout(() => { this.busy = false; if (this.inflight === inflight) this.send(); else this.pump(); }, this.backoff.next());
-      return;
-    }
-    this.pump();
-  }
-
-  /** The POST's answer: others' edits between our base and our edit, then ours. */
-  answered(answer) {
-    try {
-      for (const e of answer.concurrent || []) {
-        if (e.revision <= this.revision || e.id === this.inflight.id) continue;
-        this.remote(e.ops);
-        this.revision = e.revision;
-      }
-      const mine = JSON.stringify(textop.normalize(this.inflight.ops));
-      this.acknowledged(answer.revision);
-      if (mine !== JSON.stringify(textop.normalize(answer.ops))) throw new Error(`applied as ${JSON.stringify(answer.ops)}, expected ${mine}`);
-    } catch (err) {
-      this.diverged(err);
-    }
-  }
-
-  acknowledged(revision) {
-    stats.acknowledged += 1;
-    this.server = textop.apply(this.server, this.inflight.ops);
-    this.revision = Math.max(this.revision, revision);
-    this.inflight = null;
-  }
-
-  /** An `edits` event: {texts: [{path, input, from, revision, edits}]}. */
-  onEdits(data) {
-    for (const t of (data && data.texts) || []) {
-      if (t.path !== this.path || t.input !== this.name || this.revision === null || this.gone) continue;
-      try {
-        if (!this.integrate(t.from, t.revision, t.edits)) { stats.gaps += 1; this.needReload = true; }
-      } catch (err) {
-        this.diverged(err);
-      }
-    }
-    this.pump();
-  }
-
-  /** Applies the edits from revision `from` to `revision`; false when they don't reach ours. */
-  integrate(from, revision, edits) {
-    if (revision <= this.revision) return true;
-    if (!Array.isArray(edits) || from > this.revision) return false;
-    for (const e of edits) {
-      if (e.revision <= this.revision) continue;
-      if (this.inflight && e.id === this.inflight.id) {
-        this.acknowledged(e.revision);
-      } else {
-        this.remote(e.ops);
-        this.revision = e.revision;
-      }
-    }
-    this.revision = revision;
-    return true;
-  }
-
-  /** Another user's edit, applied on the server after `revision`. */
-  remote(ops) {
-    this.server = textop.apply(this.server, ops);
-    let theirs = ops;
-    stats.remote += 1;
-    if (this.inflight || this.buffer.length) stats.rebased += 1;
-    if (this.inflight) [this.inflight.ops, theirs] = textop.transformX(this.inflight.ops, theirs);
-    if (this.buffer.length) [this.buffer, theirs] = textop.transformX(this.buffer, theirs);
-    if (this.binding.composing || this.held) this.held = textop.compose(this.held, theirs);
-    else this.show(theirs);
-  }
-
-  /** Applies `op` to the control, moving the caret and selection with the text around them. */
+  /** Applies others' `op` to the control, moving the caret and selection with the text around them. */
   show(op) {
-    const el = this.el;
-    const before = el.value;
-    const after = textop.apply(before, op);
+    this.history.transform(op);
+    this.local = applyKeepingCaret(this.el, op);
+  }
+
+  /** An undo or redo step: `op` applied as an own edit, the caret after the text it changed. */
+  step(op) {
+    if (!op || this.revision === null || this.held || this.binding.composing) return;
+    let after;
+    try { after = textop.apply(this.el.value, op); } catch { return; }
+    const last = op[op.length - 1];
+    this.el.value = after;
     this.local = after;
-    if (after === before) return;
-    let selection = null;
-    try {
-      const start = textop.toOffset(before, el.selectionStart);
-      const end = textop.toOffset(before, el.selectionEnd);
-      const collapsed = start === end;
-      selection = [textop.transformPosition(start, op, !collapsed), textop.transformPosition(end, op, false), el.selectionDirection];
-    } catch { /* not a text control */ }
-    const scrollTop = el.scrollTop;
-    el.value = after;
-    if (selection) {
-      try { el.setSelectionRange(textop.toIndex(after, selection[0]), textop.toIndex(after, selection[1]), selection[2] || 'none'); } catch { /* ignore */ }
-    }
-    el.scrollTop = scrollTop;
-  }
-
-  /** Our model and the server's disagree (a bug, or an edit we can't apply): reload the text. */
-  diverged(err) {
-    console.warn(`collaborative input ${this.path}#${this.name}: ${err && err.message}; reloading it`);
-    stats.diverged += 1;
-    this.needReload = true;
-    this.fullReload = true;
-    if (this.inflight) {
-      // Whatever becomes of it, the reload diffs our text against the server's: forget the op.
-      this.inflight = null;
-    }
-    this.buffer = [];
-  }
-
-  /** Catches up with the server: its edits since `revision`, else its whole text to rebase on. */
-  async reload() {
-    this.busy = true;
-    stats.reloads += 1;
-    let data = null;
-    let error = null;
-    try {
-      const query = this.fullReload ? '' : `?after=${this.revision}`;
-      data = (await api.request('GET', `${this.url}${query}`)).data;
-    } catch (err) {
-      error = err;
-    }
-    this.busy = false;
-    if (error) {
-      if (error instanceof api.ProblemError && error.status === 404) { this.gone = true; return; }
-      this.busy = true;
-      setTimeout(() => { this.busy = false; this.pump(); }, this.backoff.next());
-      return;
-    }
-    if (this.binding.composing) { this.pump(); return; } // again once the composition ends
-    this.backoff.reset();
-    try {
-      if (this.fullReload || !this.integrate(data.from, data.revision, data.edits)) this.rebase(data.text, data.revision);
-      this.needReload = false;
-      this.fullReload = false;
-    } catch (err) {
-      if (this.fullReload) { // can't rebase even on the whole text: show the server's
-        console.warn(`collaborative input ${this.path}#${this.name}: ${err && err.message}`);
-        this.buffer = [];
-        this.reset(data.text, data.revision);
-        this.needReload = false;
-        this.fullReload = false;
-      } else {
-        this.diverged(err);
-      }
-    }
+    const caret = textop.toIndex(after, last.si !== undefined ? last.p + textop.length(last.si) : last.p);
+    try { this.el.setSelectionRange(caret, caret); } catch { /* not a text control */ }
+    this.buffer = textop.compose(this.buffer, op);
     this.pump();
-  }
-
-  /** Takes the server's `text` at `revision`; what we typed (not yet sent) is rebased on it. */
-  rebase(text, revision) {
-    if (revision < this.revision) return;
-    const mine = this.fullReload ? textop.diff(this.server, this.local) : this.buffer;
-    const theirs = textop.diff(this.server, text);
-    const [m, t] = textop.transformX(mine, theirs);
-    this.server = text;
-    this.revision = revision;
-    this.buffer = m;
-    this.show(t);
-    if (this.el.value !== textop.apply(text, m)) throw new Error('rebase diverged');
+    this.changed();
   }
 
   /** The control leaves the page: what is pending is still sent, then the binding stops. */
   dispose() {
+    showFieldState(this.el, null);
     this.closing = true;
-    if (!this.pending || this.gone) this.off();
+    if (!this.pending || this.gone) this.finish();
+  }
+
+  /** Lets go of the control it was bound to. */
+  detach() {
+    if (this.off) this.off();
+    this.off = null;
+    if (this.el) {
+      this.el.removeEventListener('keydown', this.onKey);
+      this.el.removeEventListener('beforeinput', this.onBeforeInput);
+    }
+  }
+
+  /** Stops for good: nothing more to send here (sessionStorage keeps what a 404 left). */
+  finish() {
+    this.detach();
+    this.untrack();
+    if (liveText(this.path, this.name) === this) setLiveText(this.path, this.name, null);
   }
 }

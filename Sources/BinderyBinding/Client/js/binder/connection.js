@@ -20,7 +20,8 @@
 // forgot the session gives the page its new session cookie first, not to the stream (a stream
 // racing the page's own requests would make two sessions). A `problem` event (no such view: 404)
 // stops following that view until retry(); an `end` event (the session closed) follows it again
-// after the back-off. restart() opens it again for a new session cookie (session.js).
+// after the back-off. restart() opens it again for a new session cookie (session.js). A request of
+// the page that gets an answer during the back-off (a write after an outage) reopens it at once.
 //
 // Messages out (emit): {type: "state", state: "idle"|"connecting"|"open"|"reconnecting", views,
 // fresh} (views: those the open stream follows; fresh: a new stream just opened), and
@@ -78,6 +79,17 @@ export class Connection {
     this.openedAt = 0;
     this.scheduled = false;
     this.closed = false;
+    this.reopening = false;
+    this.hurried = false;      // reopened early once since the stream was last open
+    // A request of this page answered while the stream waits out its back-off: the server is back,
+    // so the stream reopens at once (once per outage) rather than show stale text for the wait.
+    this.stopWatching = api.watchReachability((answered) => {
+      if (answered && this.state === 'reconnecting' && !this.source && !this.reopening && !this.hurried && !this.closed) {
+        this.hurried = true;
+        clearTimeout(this.timer);
+        this.reopen();
+      }
+    });
   }
 
   /** The views to follow (the page's, or every tab's); reopens once, soon, if the set changed. */
@@ -145,6 +157,7 @@ export class Connection {
       if (this.source !== source) return;
       if (this.previous) { this.previous.close(); this.previous = null; }
       this.openedAt = Date.now();
+      this.hurried = false;
       this.following = [...source.views];
       this.setState('open', { fresh: true });
     };
@@ -184,7 +197,9 @@ export class Connection {
     });
     on('problem', (view, data, bytes) => {
       // Not followed (no such view): the others go on; the view's binder decides (its check()).
-      this.refused.add(view);
+      // A view no longer wanted (its screen left while this stream opened) is not held refused:
+      // a screen that shows it again asks afresh.
+      if (this.wanted.includes(view)) this.refused.add(view);
       this.unfollow(source, view);
       this.emit({ type: 'event', view, kind: 'problem', bytes, problem: data.problem });
       this.setState(this.state);
@@ -230,7 +245,9 @@ export class Connection {
 
   /** After the back-off: the page checks its views first, then the stream opens (or backs off). */
   async reopen() {
-    const ok = await this.probe();
+    this.reopening = true;
+    let ok = false;
+    try { ok = await this.probe(); } finally { this.reopening = false; }
     if (this.closed || this.state !== 'reconnecting' || this.source) return;
     if (ok) this.open(); else this.fail();
   }
@@ -271,6 +288,7 @@ export class Connection {
   /** Closes the stream for good, at once (the page goes): the server frees it. Says nothing. */
   close() {
     this.closed = true;
+    this.stopWatching();
     this.shut();
   }
 

@@ -88,11 +88,15 @@ export class Hub {
   /** A view's stream joins: it gets the state now (and what is known of its view), events later. */
   add(stream) {
     const view = stream.path;
-    if (!this.streams.has(view)) this.streams.set(view, new Set());
+    const first = !this.streams.has(view);
+    if (first) this.streams.set(view, new Set());
     this.streams.get(view).add(stream);
     stream.connection(this.state, this.following.has(view));
     if (this.following.has(view)) this.replay(stream);
     this.changed(true);
+    // A view shown afresh is asked for afresh: a refusal of an earlier screen of it (a session
+    // the server forgot since) must not keep the new one from its stream.
+    if (first) this.retry(view);
   }
 
   /** Gives a stream what the connection holds of its view: the stream won't send it again. */

@@ -79,6 +79,18 @@ export class InputBinding {
     return this.editSeq;
   }
 
+  /**
+   * A collaborative text kept in sessionStorage (binder/text-outbox.js) is shown at once, before
+   * the first snapshot (the server may be away): its CollabText takes over what was kept.
+   */
+  restoreText() {
+    if (!this.collab) {
+      this.collab = CollabText.for(this, this.scope.path);
+      this.type = 'string';
+    }
+    this.collab.restoreKept();
+  }
+
   /** Makes the control show the server's value again (its unsent edit is given up). */
   settle() {
     this.ackSeq = this.editSeq;
@@ -103,7 +115,7 @@ export class InputBinding {
 
   render(source) {
     if (!this.collab && source && source.texts && this.name in source.texts && this.el.tagName !== 'SELECT') {
-      this.collab = new CollabText(this, this.scope.path);
+      this.collab = CollabText.for(this, this.scope.path);
       this.type = 'string';
     }
     if (this.collab) { this.collab.render(source); return; }

@@ -3,6 +3,8 @@
 // while the server is away loses nothing; and the commands, sent with an Idempotency-Key and sent
 // again with the same key until the server answers.
 //
+// Collaborative texts keep their operations here too (binder/text-outbox.js, the record's `texts`).
+//
 // Edits: the input writer (binder/writer.js) keeps here each field's unsent value with what it
 // knew of the server's (`base`, `unconfirmed`: binder/input.js); `later` holds what was typed
 // after a command that is still waiting, to be sent after it. When a screen shows a view (or its
@@ -23,6 +25,7 @@
 import * as api from '../api.js';
 import { Backoff } from '../backoff.js';
 import { setKeptHere, track, update } from '../save-state.js';
+import { knowsText } from './text-outbox.js';
 
 const PREFIX = 'bindery:unsent:';
 const COMMAND_MAX_AGE_MS = 10 * 60 * 1000;
@@ -45,13 +48,19 @@ function read(path) {
 
 function write(path, record) {
   const empty = Object.keys(record.edits || {}).length === 0 && Object.keys(record.later || {}).length === 0
-    && (record.commands || []).length === 0;
+    && (record.commands || []).length === 0 && Object.keys(record.texts || {}).length === 0;
   try {
     if (empty) sessionStorage.removeItem(PREFIX + clean(path));
     else sessionStorage.setItem(PREFIX + clean(path), JSON.stringify(record));
   } catch { /* storage full or refused: the page still holds it */ }
   update();
 }
+
+/** The record kept for `path` (for binder/text-outbox.js), or null. */
+export function readRecord(path) { return read(path); }
+
+/** Keeps `path`'s record (for binder/text-outbox.js); an empty one is removed. */
+export function writeRecord(path, record) { write(path, record); }
 
 /** The records kept for `path` and the views under it: [[path, record]]. */
 function recordsUnder(path) {
@@ -70,9 +79,10 @@ function recordsUnder(path) {
   return found;
 }
 
-/** Whether `record` keeps edits that can be sent (a password to type again cannot). */
+/** Whether `record` keeps edits that can be sent (a password to type again cannot), or text operations. */
 function sendableEdits(record) {
-  return [...Object.values(record.edits || {}), ...Object.values(record.later || {})].some((e) => !e.secret);
+  return [...Object.values(record.edits || {}), ...Object.values(record.later || {})].some((e) => !e.secret)
+    || Object.values(record.texts || {}).some((t) => t.inflight || (t.buffer && t.buffer.length));
 }
 
 // Paths whose kept edits a screen of this page has taken over (its writer says how they fare), or
@@ -157,6 +167,8 @@ export function noteRetype(el, length) {
  * sent when the server answers; commands are sent again, each after the edits typed before it.
  */
 export function restoreUnsent(binder) {
+  // A collaborative text this page saw shows its last text at once (the server may be away).
+  for (const b of binder.scope.allInputs()) if (!b.collab && knowsText(b.scope.path, b.name)) b.restoreText();
   const records = recordsUnder(binder.path);
   if (records.length === 0) return;
   // Commands first: each holds its writer, so edits typed after it are restored behind it.
@@ -182,8 +194,12 @@ export function restoreUnsent(binder) {
 
 /** Puts one path's kept edits in its controls on this screen; false when it has none yet. */
 function restoreEdits(binder, path, record) {
+  // Collaborative texts: their CollabText takes over what was kept (binder/collab.js).
+  const texts = Object.keys(record.texts || {});
+  const textBindings = binder.scope.allInputs().filter((b) => clean(b.scope.path) === path && texts.includes(b.name));
+  for (const b of textBindings) b.restoreText();
   const names = [...Object.keys(record.edits || {}), ...Object.keys(record.later || {})];
-  if (names.length === 0) return true;
+  if (names.length === 0) return texts.length === 0 || textBindings.length > 0;
   const bindings = binder.scope.allInputs().filter((b) => clean(b.scope.path) === path && !b.collab);
   if (bindings.length === 0) return false;
   binder.writerFor(path).restore(record, bindings);
