@@ -20,9 +20,16 @@ extension ViewModelGraph {
         return chain
     }
 
-    /// Waits until what changed is rendered and committed (the viewer signed in: what its view
-    /// models show of the user is in their snapshots before the sign-in is answered).
-    package func settled() async {
+    /// Renders every view model again and waits until that is committed: the viewer signed in,
+    /// and what its view models show of the user is in their snapshots before the sign-in is
+    /// answered. Not left to Observation alone: its callback comes before the user is stored, so
+    /// a flush racing it could render the old user and track nothing more. A render that shows
+    /// the same members as before makes no new version.
+    package func viewerChanged() async {
+        for host in hosts.values {
+            host.signal.dropTracking()
+            host.signal.fire()
+        }
         await settle()
     }
 

@@ -88,7 +88,7 @@ extension SessionRegistry {
         session.graph.board.removeAll()
         await announce(dropping: [SessionNotice.Drop(key: session.tokenHash, credential: SessionTokenHash(token: old.token))])
         // Answered once what the user changes (who the view models show) is rendered and committed.
-        await session.graph.settled()
+        await session.graph.viewerChanged()
         return new.token
     }
 
