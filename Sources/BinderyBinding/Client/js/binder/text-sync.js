@@ -214,7 +214,12 @@ export class TextSync {
     this.busy = false;
     this.waiting = Boolean(error) && api.noAnswer(error);
     if (error) {
-      if (error instanceof api.ProblemError && error.status === 404) { this.gone = true; this.changed(); return; }
+      if (error instanceof api.ProblemError && error.status === 404) {
+        this.gone = true; // kept in sessionStorage: sent if a screen shows the record again
+        this.changed();
+        if (this.closing) this.finish();
+        return;
+      }
       this.busy = true;
       setTimeout(() => { this.busy = false; this.pump(); }, this.backoff.next());
       this.said();
