@@ -10,6 +10,7 @@ import os
 import signal
 import socket
 import subprocess
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -54,6 +55,19 @@ def wait_until_healthy(process: subprocess.Popen, base: str, timeout: float, log
             pass
         time.sleep(0.05)
     raise RuntimeError(f"bindery did not answer {base}/healthz within {timeout:.0f} s (see {log})")
+
+
+def wait_on(changed: threading.Condition, holds, timeout: float) -> bool:
+    """Waits on `changed` (notified whenever what `holds()` reads changes) until `holds()` is
+    true; False when `timeout` seconds passed first. The event-stream clients' `wait_for`."""
+    deadline = time.monotonic() + timeout
+    with changed:
+        while not holds():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            changed.wait(min(left, 0.2))
+    return True
 
 
 def stop_process(process: subprocess.Popen | None) -> None:

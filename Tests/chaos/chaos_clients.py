@@ -21,6 +21,8 @@ from urllib.parse import urlsplit
 
 import requests
 
+from bindery_support import wait_on
+
 JSON = "application/json"
 MERGE = "application/merge-patch+json"
 CONNECT_TIMEOUT = 1.0           # seconds: nginx or a node on loopback answers at once, or is down
@@ -492,14 +494,7 @@ class ChaosWatcher(threading.Thread):
 
     def wait_for(self, condition, timeout: float) -> bool:
         """Waits until `condition(self)` holds; False when `timeout` seconds passed first."""
-        deadline = time.monotonic() + timeout
-        with self._changed:
-            while not condition(self):
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return False
-                self._changed.wait(min(left, 0.2))
-        return True
+        return wait_on(self._changed, lambda: condition(self), timeout)
 
     def stop(self, timeout: float = 5.0) -> None:
         self._halt.set()

@@ -14,6 +14,8 @@ from urllib.parse import urlsplit
 
 import requests
 
+from bindery_support import wait_on
+
 TIMEOUT = 5                     # seconds, every plain HTTP request
 MERGE = "application/merge-patch+json"
 LOG_REACH = 64                  # versions the store's log keeps per view model (VersionLogPolicy.maxCount)
@@ -167,14 +169,7 @@ class Watcher(threading.Thread):
 
     def wait_for(self, condition, timeout: float) -> bool:
         """Waits until `condition(self)` holds; False when `timeout` seconds passed first."""
-        deadline = time.monotonic() + timeout
-        with self._changed:
-            while not condition(self):
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return False
-                self._changed.wait(min(left, 0.2))
-        return True
+        return wait_on(self._changed, lambda: condition(self), timeout)
 
     def wait_for_version(self, version: int, timeout: float) -> bool:
         return self.wait_for(lambda w: any(e.version >= version for e in w.events), timeout)

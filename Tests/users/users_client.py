@@ -13,6 +13,8 @@ import time
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from bindery_support import wait_on
+
 TIMEOUT = 30.0      # seconds: a sign-in asks the fake upstream and runs bcrypt (about 60 ms)
 
 
@@ -154,14 +156,7 @@ class EventStream:
 
     def wait_for(self, condition, timeout: float = 10.0) -> bool:
         """Waits until `condition(self)` holds; False when `timeout` seconds passed first."""
-        deadline = time.monotonic() + timeout
-        with self._changed:
-            while not condition(self):
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return False
-                self._changed.wait(min(left, 0.2))
-        return True
+        return wait_on(self._changed, lambda: condition(self), timeout)
 
     def kinds(self) -> list[str]:
         return [event.kind for event in self.events]
