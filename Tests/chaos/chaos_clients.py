@@ -39,35 +39,28 @@ GIVE_UP = 30.0                  # seconds a writer keeps retrying one write afte
 
 def new_session(base: str) -> str:
     """A session of its own at `base` (nginx or a node), returned as its bearer token."""
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            response = requests.post(base + "/api/sessions", timeout=(CONNECT_TIMEOUT, READ_TIMEOUT))
-            if response.status_code == 201:
-                return response.json()["token"]
-            problem = f"status {response.status_code}: {response.text[:200]}"
-        except requests.RequestException as error:
-            problem = str(error)
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"no session from {base}: {problem}")
-        time.sleep(0.1)
+    return _token(base, "/api/sessions", None, 201, "no session")
 
 
 def signed_in_session(base: str, account) -> str:
     """A session of its own at `base`, made by signing in as `account` (a bindery_support.Account:
     adding steps to the shared recipe needs a user), returned as its bearer token."""
+    return _token(base, "/api/session/sign-in", account.credentials, 200, f"no sign-in as {account.name}")
+
+
+def _token(base: str, path: str, body: dict | None, expected: int, failure: str) -> str:
+    """POSTs `body` to `path` until it is answered `expected` (10 s at most); its `token`."""
     deadline = time.monotonic() + 10
     while True:
         try:
-            response = requests.post(base + "/api/session/sign-in", json=account.credentials,
-                                     timeout=(CONNECT_TIMEOUT, READ_TIMEOUT))
-            if response.status_code == 200:
+            response = requests.post(base + path, json=body, timeout=(CONNECT_TIMEOUT, READ_TIMEOUT))
+            if response.status_code == expected:
                 return response.json()["token"]
             problem = f"status {response.status_code}: {response.text[:200]}"
         except requests.RequestException as error:
             problem = str(error)
         if time.monotonic() > deadline:
-            raise RuntimeError(f"no sign-in as {account.name} at {base}: {problem}")
+            raise RuntimeError(f"{failure} at {base}: {problem}")
         time.sleep(0.1)
 
 
