@@ -4,8 +4,9 @@ import BinderyBinding
 extension BinderyApp {
     /// Runs the app as an executable: `serve` (the default) with every ``ServeOptions`` option
     /// (`--host`, `--port`, `--store`, …, and their `BINDERY_*` variables), `openapi` to print
-    /// the OpenAPI document, or `generate-client swift --output DIR` to write typed client code
-    /// (one file per screen and child view model type); `--help` lists them.
+    /// the OpenAPI document, `check-store` to read every stored state with this build's
+    /// declarations (before a deploy), or `generate-client swift --output DIR` to write typed
+    /// client code (one file per screen and child view model type); `--help` lists them.
     ///
     /// ```swift
     /// @main
@@ -31,6 +32,8 @@ extension BinderyApp {
                 try openAPI.options.printOpenAPIDocument(app: build)
             case let generate as AppCommand.GenerateClient:
                 try generate.options.generate(app: build)
+            case let check as AppCommand.CheckStore:
+                try await check.options.checkStore(app: build)
             default:
                 try command.run()
             }
@@ -50,7 +53,7 @@ struct AppCommand: ParsableCommand {
             option in upper case with dashes as underscores (e.g. BINDERY_PORT=9000). A flag on the command line \
             wins over the environment.
             """,
-        subcommands: [Serve.self, OpenAPI.self, GenerateClient.self],
+        subcommands: [Serve.self, OpenAPI.self, GenerateClient.self, CheckStore.self],
         defaultSubcommand: Serve.self
     )
 
@@ -65,6 +68,15 @@ struct AppCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "openapi",
             abstract: "Print the OpenAPI 3.1 document of the server these options describe, without serving."
+        )
+        @OptionGroup var options: ServeOptions
+    }
+
+    /// `check-store`: reads every stored state with the app's declarations, without serving.
+    struct CheckStore: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "check-store",
+            abstract: "Read every stored state with this build's declarations and report what it cannot read, without serving."
         )
         @OptionGroup var options: ServeOptions
     }

@@ -35,10 +35,35 @@ extension ServeOptions {
         }
         do {
             try await server.run()
+        } catch let refusal as StoredStateRefusal {
+            // One line per view model or collection whose stored state this build cannot read.
+            let name = CommandLine.arguments.first.map { ($0 as NSString).lastPathComponent } ?? "bindery"
+            for line in refusal.lines {
+                FileHandle.standardError.write(Data("\(name): cannot start: \(line)\n".utf8))
+            }
+            throw ExitCode.failure
         } catch {
             logger.critical("Cannot serve: \(error)")
             throw ExitCode.failure
         }
+    }
+
+    /// Reads every stored state with the declarations of the app `build` makes, without serving
+    /// (a `check-store` subcommand, for a deploy pipeline): prints what it found, one line per
+    /// finding, and fails when some stored state cannot be read.
+    public func checkStore(app build: @escaping @Sendable (AppContext) throws -> BinderyApp) async throws {
+        var logger = Logger(label: "bindery")
+        logger.logLevel = .warning
+        let readable: Bool
+        do {
+            readable = try await BinderyServer.checkStore(configuration: try configuration(), logger: logger, app: build) { line in
+                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            }
+        } catch {
+            FileHandle.standardError.write(Data("check-store: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        if !readable { throw ExitCode.failure }
     }
 
     /// Prints the OpenAPI document a server of `build` with these options would serve, without

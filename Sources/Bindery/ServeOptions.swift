@@ -108,6 +108,9 @@ public struct ServeOptions: ParsableArguments {
     @Option(help: "64 hex digits: the key sensitive inputs (a password) are sealed with in the store; nodes sharing a store need the same; empty: one of the process's own, so such values last as long as it does (BINDERY_SEALING_KEY).")
     var sealingKey: String = OptionEnvironment.string("BINDERY_SEALING_KEY") ?? ""
 
+    @Flag(help: "Start even when stored state cannot be read by this build's declarations (a changed shape with no migration): set it aside, byte for byte, counted in /metrics, put back by a later start that reads it (BINDERY_SET_ASIDE_UNREADABLE_STATE=1). Without it such a start stops with one line per view model or collection.")
+    var setAsideUnreadableState: Bool = OptionEnvironment.flag("BINDERY_SET_ASIDE_UNREADABLE_STATE")
+
     /// The log level ``serve(app:)`` logs at (`--log-level`, `BINDERY_LOG_LEVEL`; info by default).
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (BINDERY_LOG_LEVEL).")
     public var logLevel: LogLevelOption = OptionEnvironment.string("BINDERY_LOG_LEVEL").flatMap(LogLevelOption.init(argument:)) ?? .init(.info)
@@ -131,7 +134,7 @@ public struct ServeOptions: ParsableArguments {
         }
         let sealing = SealingKey(hex: sealingKey.lowercased())
         guard sealingKey.isEmpty || sealing != nil else { throw ValidationError("--sealing-key must be 64 hex digits.") }
-        return BinderyConfiguration(
+        var configuration = BinderyConfiguration(
             server: ServerConfiguration(
                 host: host, port: port, workers: max(1, workers), maxBodyBytes: maxBodyBytes,
                 connectionLimit: maxConnections, perIPConnectionLimit: maxConnectionsPerIp,
@@ -154,6 +157,8 @@ public struct ServeOptions: ParsableArguments {
             commandLease: .seconds(commandLease),
             sealingKey: sealing
         )
+        configuration.unreadableStoredState = setAsideUnreadableState ? .setAside : .refuseToStart
+        return configuration
     }
 
     /// Whether these options listen on loopback only (only this machine can connect).

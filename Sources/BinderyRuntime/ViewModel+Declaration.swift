@@ -165,6 +165,9 @@ extension ViewModel {
     /// The state the view model keeps across restarts (its declaration's `persists`).
     package var persistedState: JSONValue { Self.declaration.persistedState(of: self) }
 
+    /// The shape its persisted state is stored with.
+    package var persistedShape: PersistedShape { Self.declaration.persistedShape }
+
     /// Puts persisted state back into this view model: a fresh one after a restart, or a live one
     /// whose uncommitted change is rolled back or which another node changed. It must reset every
     /// persisted member, including to "nothing" (the list with no load clears its cells).

@@ -2,6 +2,10 @@
 public enum ViewModelError: Error, Sendable, Equatable {
     /// No view model lives at this path.
     case notFound(path: String)
+    /// The view model's stored state cannot be read by this build: written by a newer
+    /// declaration (another node runs newer code), or one a missing migration would lose. It is
+    /// kept as it is, never written over.
+    case storedStateUnreadable(path: String, error: PersistedStateError)
     /// A write was not a JSON object.
     case patchNotAnObject
     /// A write named an input the view model does not have.

@@ -90,13 +90,22 @@ extension ViewModelGraph {
         // Another reload may have got here first while this one waited, or this host may have
         // rendered and queued versions of its own since: a record that is not newer than those
         // is this node's own commit, or will refuse the in-flight one (whose conflict reloads).
-        guard let record = newest, record.version > host.newestKnownVersion else { return }
+        guard let stored = newest, stored.version > host.newestKnownVersion else { return }
+        let record: RestoredViewModel
+        do throws(PersistedStateError) {
+            record = try stored.read(by: host.viewModel.persistedShape)
+        } catch {
+            // Written by a newer declaration (another node runs newer code) or unreadable: this
+            // node neither shows it nor writes over it; requests for it are refused from now on.
+            unreadable[host.path] = error
+            return
+        }
         for snapshot in missed where snapshot.version > host.current.version && snapshot.version < record.version {
             host.watchers.values.forEach { $0.send(snapshot) }
         }
         host.viewModel.restorePersistedState(record.state)
         host.viewModel.showStoredCommand(running: record.runningCommand)
-        host.continueFrom(storedVersion: record.version)
+        host.continueFrom(storedVersion: record.version, upgraded: record.isUpgraded)
         host.committedState = record.state
         host.committedCommand = record.runningCommand
         host.queuedCommand = record.runningCommand
@@ -147,7 +156,7 @@ extension ViewModelGraph {
                 loggedSnapshot: SensitiveRedaction.masked(version.body, inputs: host.sensitiveInputs).map {
                     ViewModelHost.encode($0, version: version.snapshot.version, capacity: version.snapshot.bytes.count)
                 },
-                sealedMembers: host.sensitiveInputs
+                sealedMembers: host.sensitiveInputs, shape: host.viewModel.persistedShape.stored
             ))
             batch.rendered.append(version)
             batch.timings.append(timing)
@@ -265,7 +274,7 @@ extension ViewModelGraph {
     /// state; a command that was running then is shown as interrupted in a new version.
     func continueRestored(_ host: ViewModelHost, from record: RestoredViewModel) {
         host.viewModel.showStoredCommand(running: record.runningCommand)
-        host.continueFrom(storedVersion: record.version)
+        host.continueFrom(storedVersion: record.version, upgraded: record.isUpgraded)
         host.committedState = record.state
         host.committedCommand = record.runningCommand
         host.queuedCommand = record.runningCommand

@@ -15,8 +15,13 @@ package actor ViewModelGraph {
     let clock: any Clock<Duration>
     /// Where new versions are committed before anyone sees them; nil publishes them at once.
     let persistence: (any ViewModelPersistence)?
-    /// What a restart brought back, by path; used as each view model is first made.
+    /// What a restart brought back, by path, read through each declaration's migrations; used
+    /// as each view model is first made.
     private var restored: [String: RestoredViewModel]
+    /// Stored state this build cannot read (written by a newer declaration, or that a missing
+    /// migration would lose), by path: its view model (and, for a root, its screen) is refused,
+    /// never made afresh nor written over.
+    var unreadable: [String: PersistedStateError] = [:]
     /// The last commit handed to the store; each waits for the one before.
     var commitChain: Task<CommitOutcome, Never>?
     /// Counts commits handed to the store, so a failed one knows whether it is still the last.
@@ -59,8 +64,33 @@ package actor ViewModelGraph {
         self.screens = screens
         self.clock = clock
         self.persistence = persistence
-        self.restored = restored
         self.viewer = viewer
+        var readable: [String: RestoredViewModel] = [:]
+        for (path, record) in restored {
+            do throws(PersistedStateError) {
+                readable[path] = try Self.shape(at: path, in: screens).map(record.read(by:)) ?? record
+            } catch {
+                unreadable[path] = error
+            }
+        }
+        self.restored = readable
+    }
+
+    /// The persisted shape of the view model at `path`, as its screen declares it; nil when no
+    /// screen or route addresses it any more.
+    static func shape(at path: String, in screens: [String: Screen]) -> PersistedShape? {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard let name = segments.first, let screen = screens[String(name)] else { return nil }
+        return screen.schema.descendant(at: segments.dropFirst())?.persistence
+    }
+
+    /// Refuses `path` when its stored state, or its screen's, cannot be read by this build.
+    func checkReadable(_ path: String) throws(ViewModelError) {
+        guard !unreadable.isEmpty else { return }
+        let root = path.split(separator: "/", maxSplits: 1).first.map(String.init) ?? path
+        if let error = unreadable[path] ?? unreadable[root] {
+            throw .storedStateUnreadable(path: unreadable[path] == nil ? root : path, error: error)
+        }
     }
 
     // MARK: Reading and writing
@@ -217,6 +247,7 @@ package actor ViewModelGraph {
 
     private func host(at path: String) throws(ViewModelError) -> ViewModelHost {
         guard !isClosed else { throw .sessionClosed }
+        try checkReadable(path)
         // A gone view model (its subject deleted) is not hosted again, even if its parent still
         // resolves it (a deleted recipe's page keeps its timer, which needs the live recipe).
         guard let model = resolve(path), !model.isGone else { throw .notFound(path: path) }
@@ -243,6 +274,7 @@ package actor ViewModelGraph {
 
     /// The host at `path`; when a child path does not resolve, lets its root prepare it first.
     func preparedHost(at path: String) async throws(ViewModelError) -> ViewModelHost {
+        try checkReadable(path)
         if !isClosed, resolve(path) == nil, let slash = path.firstIndex(of: "/"),
             let root = resolve(String(path[..<slash]))
         {

@@ -44,7 +44,7 @@ final class ViewModelHost {
     /// Whether the next render is a new version even when it shows the same members.
     private var rendersNewVersion = true
     /// Whether the next render shows what the store already holds, at its version
-    /// (``continueFrom(storedVersion:)``): published without a commit. Any other render gets a
+    /// (``continueFrom(storedVersion:upgraded:)``): published without a commit. Any other render gets a
     /// version above every one stored, queued or committed, so a change is never taken for one
     /// the store holds.
     private(set) var rendersStoredVersion = false
@@ -110,13 +110,16 @@ final class ViewModelHost {
     }
 
     /// Continues from what the store holds (after a restart, or another node's newer version):
-    /// the next render shows `version`, even when it looks like the last one.
-    func continueFrom(storedVersion version: Int) {
+    /// the next render shows `version`, even when it looks like the last one; state `upgraded`
+    /// from an earlier shape renders the next version instead, committed.
+    func continueFrom(storedVersion version: Int, upgraded: Bool = false) {
         storedVersion = version
         queuedVersion = version
         self.version = version - 1
         rendersNewVersion = true
-        rendersStoredVersion = true
+        // State read through a migration may render differently: a new version, committed with
+        // the new shape, never the stored version's ETag over other content.
+        rendersStoredVersion = !upgraded
         signal.fire()
     }
 

@@ -40,12 +40,15 @@ package struct CommittedVersion: Sendable, Equatable {
     /// What the version log keeps of the snapshot when it may not keep it as it is: the snapshot
     /// with its sensitive inputs masked (``SensitiveRedaction``); nil keeps ``snapshot``.
     package let loggedSnapshot: [UInt8]?
+    /// The shape ``state`` is written with (its declaration's ``PersistedShape``).
+    package let shape: StoredShape?
 
     /// Creates a committed version.
     package init(
         path: String, expected: Int?, snapshot: EncodedSnapshot, state: JSONValue, runningCommand: String?,
-        claim: RequestClaim? = nil, loggedSnapshot: [UInt8]? = nil, sealedMembers: [String] = []
+        claim: RequestClaim? = nil, loggedSnapshot: [UInt8]? = nil, sealedMembers: [String] = [], shape: StoredShape? = nil
     ) {
+        self.shape = shape
         self.path = path
         self.expected = expected
         self.snapshot = snapshot
@@ -68,12 +71,32 @@ package struct RestoredViewModel: Sendable, Equatable {
     package let interruptedCommand: String?
     /// A deferred command another node runs now (its lease holds): shown as executing.
     package let runningCommand: String?
+    /// The shape its state was stored with; nil for state stored before shapes were kept.
+    package let shape: StoredShape?
+    /// Whether ``state`` was read from another shape (migrated): the view model continues at a
+    /// new version, never under the stored one's ETag.
+    package var isUpgraded = false
 
     /// Creates a restored view model.
-    package init(version: Int, state: JSONValue, interruptedCommand: String?, runningCommand: String? = nil) {
+    package init(version: Int, state: JSONValue, interruptedCommand: String?, runningCommand: String? = nil, shape: StoredShape? = nil) {
+        self.shape = shape
         self.version = version
         self.state = state
         self.interruptedCommand = interruptedCommand
         self.runningCommand = runningCommand
+    }
+}
+
+extension RestoredViewModel {
+    /// The same record with its state read by `shape`: migrated and checked (see
+    /// ``PersistedShape/read(_:storedAs:)``).
+    package func read(by shape: PersistedShape) throws(PersistedStateError) -> RestoredViewModel {
+        let read = try shape.read(state, storedAs: self.shape)
+        var upgraded = RestoredViewModel(
+            version: version, state: read.state, interruptedCommand: interruptedCommand, runningCommand: runningCommand,
+            shape: read.upgraded ? shape.stored : self.shape
+        )
+        upgraded.isUpgraded = read.upgraded
+        return upgraded
     }
 }

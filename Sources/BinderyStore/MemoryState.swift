@@ -112,7 +112,7 @@ struct MemoryState {
     private mutating func apply(_ write: ViewModelWrite) {
         let key = write.key
         let command = write.runningCommand.map(CommandState.running)
-        let record = ViewModelRecord(key: key, version: write.version, state: write.state, command: command)
+        let record = ViewModelRecord(key: key, version: write.version, state: write.state, command: command, shape: write.shape)
         // Taken out while it changes, so its log is appended to in place rather than copied.
         var entry = viewModels[key.session]?.removeValue(forKey: key.path)
             ?? Entry(record: record, log: [], logFloor: write.version - 1)

@@ -93,6 +93,27 @@ extension PostgresStore {
                 "UPDATE bindery_session SET holds_records = true WHERE token_hash = decode(repeat('ff', 32), 'hex')",
             ]
         ),
+        (
+            // The persisted shape each state was written with (`v2:1f0c…`: NULL before, read as
+            // version 1); set-aside state is state a deploy could not read, kept byte for byte
+            // out of the way until a later deploy's migration reads it.
+            "v5 persisted shapes",
+            [
+                "ALTER TABLE bindery_view_model ADD COLUMN IF NOT EXISTS shape text",
+                """
+                CREATE TABLE IF NOT EXISTS bindery_set_aside (
+                    session bytea NOT NULL REFERENCES bindery_session (token_hash) ON DELETE CASCADE,
+                    path text NOT NULL,
+                    version bigint NOT NULL,
+                    state bytea NOT NULL,
+                    shape text,
+                    reason text NOT NULL,
+                    set_aside_at double precision NOT NULL,
+                    PRIMARY KEY (session, path)
+                )
+                """,
+            ]
+        ),
     ]
 
     /// Opens one connection, applies the missing migrations under the advisory lock, closes it.

@@ -9,7 +9,7 @@ extension PostgresStore {
             let rows = try await client.query(
                 """
                 SELECT path, version, state, command_name, command_started_at, command_interrupted,
-                    command_renewed_at
+                    command_renewed_at, shape
                 FROM bindery_view_model WHERE session = \(tokenHash.bytes)
                 """,
                 logger: logger
@@ -25,7 +25,7 @@ extension PostgresStore {
             let rows = try await client.query(
                 """
                 SELECT path, version, state, command_name, command_started_at, command_interrupted,
-                    command_renewed_at
+                    command_renewed_at, shape
                 FROM bindery_view_model WHERE session = \(key.session.bytes) AND path = \(key.path)
                 """,
                 logger: logger
@@ -140,8 +140,8 @@ extension PostgresStore {
         -> [ViewModelRecord]
     {
         var records: [ViewModelRecord] = []
-        for try await (path, version, state, name, startedAt, interrupted, renewedAt) in rows.decode(
-            (String, Int, Data, String?, Double?, Bool, Double?).self
+        for try await (path, version, state, name, startedAt, interrupted, renewedAt, shape) in rows.decode(
+            (String, Int, Data, String?, Double?, Bool, Double?, String?).self
         ) {
             var command: CommandState?
             if let name, let startedAt {
@@ -151,7 +151,9 @@ extension PostgresStore {
                 command = interrupted ? .interrupted(deferred) : .running(deferred)
             }
             records.append(
-                ViewModelRecord(key: ViewModelKey(session: session, path: path), version: version, state: state, command: command)
+                ViewModelRecord(
+                    key: ViewModelKey(session: session, path: path), version: version, state: state, command: command, shape: shape
+                )
             )
         }
         return records

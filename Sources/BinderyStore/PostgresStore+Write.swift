@@ -68,8 +68,8 @@ extension PostgresStore {
             return try await connection.query(
                 """
                 INSERT INTO bindery_view_model
-                    (session, path, version, state, command_name, command_started_at, command_interrupted, log_floor)
-                VALUES (\(key.session.bytes), \(key.path), \(write.version), \(write.state), \(command?.name),
+                    (session, path, version, state, shape, command_name, command_started_at, command_interrupted, log_floor)
+                VALUES (\(key.session.bytes), \(key.path), \(write.version), \(write.state), \(write.shape), \(command?.name),
                     \(command?.startedAt.storeValue), false, \(logFloor))
                 ON CONFLICT (session, path) DO NOTHING RETURNING 1
                 """,
@@ -81,7 +81,7 @@ extension PostgresStore {
         let continues = command.map { $0.name } ?? ""
         return try await connection.query(
             """
-            UPDATE bindery_view_model SET version = \(write.version), state = \(write.state),
+            UPDATE bindery_view_model SET version = \(write.version), state = \(write.state), shape = \(write.shape),
                 command_started_at = CASE WHEN command_name = \(continues) AND NOT command_interrupted THEN command_started_at
                     ELSE \(command?.startedAt.storeValue) END,
                 command_renewed_at = CASE WHEN command_name = \(continues) AND NOT command_interrupted THEN command_renewed_at ELSE NULL END,

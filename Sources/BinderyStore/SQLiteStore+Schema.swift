@@ -73,6 +73,26 @@ extension SQLiteStore {
                     """
             )
         }
+        migrator.registerMigration("v4 persisted shapes") { db in
+            // The persisted shape each state was written with (`v2:1f0c…`: NULL before, read as
+            // version 1); set-aside state is state a deploy could not read, kept byte for byte
+            // out of the way until a later deploy's migration reads it.
+            try db.execute(
+                sql: """
+                    ALTER TABLE view_model ADD COLUMN shape TEXT;
+                    CREATE TABLE set_aside (
+                        session BLOB NOT NULL REFERENCES session (token_hash) ON DELETE CASCADE,
+                        path TEXT NOT NULL,
+                        version INTEGER NOT NULL,
+                        state BLOB NOT NULL,
+                        shape TEXT,
+                        reason TEXT NOT NULL,
+                        set_aside_at DOUBLE NOT NULL,
+                        PRIMARY KEY (session, path)
+                    ) WITHOUT ROWID;
+                    """
+            )
+        }
         return migrator
     }
 

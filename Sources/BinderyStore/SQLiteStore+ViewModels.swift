@@ -9,7 +9,7 @@ extension SQLiteStore {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT path, version, state, command_name, command_started_at, command_interrupted
+                    SELECT path, version, state, command_name, command_started_at, command_interrupted, shape
                     FROM view_model WHERE session = ?
                     """,
                 arguments: [tokenHash.bytes]
@@ -100,7 +100,8 @@ extension SQLiteStore {
             command = (row[5] as Bool) ? .interrupted(deferred) : .running(deferred)
         }
         return ViewModelRecord(
-            key: ViewModelKey(session: session, path: row[0]), version: row[1], state: row[2], command: command
+            key: ViewModelKey(session: session, path: row[0]), version: row[1], state: row[2], command: command,
+            shape: row[6]
         )
     }
 }

@@ -72,13 +72,13 @@ extension SQLiteStore {
         try db.cachedStatement(
             sql: """
                 UPDATE view_model SET
-                    version = ?, state = ?, command_name = ?, command_started_at = ?, command_interrupted = 0,
+                    version = ?, state = ?, shape = ?, command_name = ?, command_started_at = ?, command_interrupted = 0,
                     log_floor = CASE WHEN ? IS NULL THEN log_floor WHEN ? THEN ? ELSE MAX(log_floor, ?) END
                 WHERE session = ? AND path = ? AND version = ?
                 """
         ).execute(
             arguments: [
-                write.version, write.state, write.runningCommand?.name, write.runningCommand?.startedAt.storeValue,
+                write.version, write.state, write.shape, write.runningCommand?.name, write.runningCommand?.startedAt.storeValue,
                 floor, write.snapshot == nil, floor, floor,
                 write.key.session.bytes, write.key.path, expected,
             ]
@@ -95,13 +95,13 @@ extension SQLiteStore {
             try db.cachedStatement(
                 sql: """
                     INSERT INTO view_model
-                        (session, path, version, state, command_name, command_started_at, command_interrupted, log_floor)
-                    VALUES (?, ?, ?, ?, ?, ?, 0, ?)
+                        (session, path, version, state, shape, command_name, command_started_at, command_interrupted, log_floor)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)
                     ON CONFLICT (session, path) DO NOTHING
                     """
             ).execute(
                 arguments: [
-                    write.key.session.bytes, write.key.path, write.version, write.state,
+                    write.key.session.bytes, write.key.path, write.version, write.state, write.shape,
                     write.runningCommand?.name, write.runningCommand?.startedAt.storeValue, logFloor,
                 ]
             )

@@ -6,9 +6,15 @@ package struct StoreCapabilities: Sendable {
     package let changeFeed: (any ChangeFeed)?
     /// The store's writer statistics, when it batches commits (SQLite, PostgreSQL).
     package let commitReporting: (any GroupCommitReporting)?
+    /// What a deploy's check of stored state reads and moves (SQLite, PostgreSQL); nil for a
+    /// store that starts empty.
+    package let audit: (any StoredStateAudit)?
 
     /// A store's capabilities.
-    package init(changeFeed: (any ChangeFeed)? = nil, commitReporting: (any GroupCommitReporting)? = nil) {
+    package init(
+        changeFeed: (any ChangeFeed)? = nil, commitReporting: (any GroupCommitReporting)? = nil, audit: (any StoredStateAudit)? = nil
+    ) {
+        self.audit = audit
         self.changeFeed = changeFeed
         self.commitReporting = commitReporting
     }
@@ -19,12 +25,12 @@ package struct StoreCapabilities: Sendable {
 
 extension SQLiteStore {
     /// One node's store whose writer batches commits.
-    package var capabilities: StoreCapabilities { StoreCapabilities(commitReporting: self) }
+    package var capabilities: StoreCapabilities { StoreCapabilities(commitReporting: self, audit: self) }
 }
 
 extension PostgresStore {
     /// Shared by nodes: a change feed, and a writer that batches commits.
-    package var capabilities: StoreCapabilities { StoreCapabilities(changeFeed: self, commitReporting: self) }
+    package var capabilities: StoreCapabilities { StoreCapabilities(changeFeed: self, commitReporting: self, audit: self) }
 }
 
 extension MemoryStore {

@@ -10,9 +10,13 @@ package struct ViewModelRecord: Hashable, Sendable {
     package var state: Data
     /// The deferred command that was running at the last write, if any.
     package var command: CommandState?
+    /// The persisted shape its state was written with (`v2:1f0c…`); nil for state written before
+    /// shapes were kept.
+    package var shape: String?
 
     /// A record.
-    package init(key: ViewModelKey, version: Int, state: Data, command: CommandState?) {
+    package init(key: ViewModelKey, version: Int, state: Data, command: CommandState?, shape: String? = nil) {
+        self.shape = shape
         self.key = key
         self.version = version
         self.state = state

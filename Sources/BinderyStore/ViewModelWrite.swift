@@ -19,6 +19,8 @@ package struct ViewModelWrite: Hashable, Sendable {
     package var at: Date
     /// The idempotency key of the request that made the write, claimed in the same transaction.
     package var claim: IdempotencyClaim?
+    /// The persisted shape `state` is written with (`v2:1f0c…`), kept beside it.
+    package var shape: String?
 
     /// A write.
     package init(
@@ -29,8 +31,10 @@ package struct ViewModelWrite: Hashable, Sendable {
         snapshot: Data?,
         runningCommand: DeferredCommand? = nil,
         at: Date,
-        claim: IdempotencyClaim? = nil
+        claim: IdempotencyClaim? = nil,
+        shape: String? = nil
     ) {
+        self.shape = shape
         self.key = key
         self.expected = expected
         self.version = version

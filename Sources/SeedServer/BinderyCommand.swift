@@ -1,7 +1,8 @@
 import ArgumentParser
 
-/// `bindery`: serves MVVM view models over HTTP (`serve`, the default) or prints the OpenAPI
-/// document of what it would serve (`openapi`).
+/// `bindery`: serves MVVM view models over HTTP (`serve`, the default), prints the OpenAPI
+/// document of what it would serve (`openapi`), or checks that it reads every stored state
+/// (`check-store`).
 @main
 struct BinderyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,7 +14,7 @@ struct BinderyCommand: AsyncParsableCommand {
             named after it: BINDERY_ followed by the option in upper case with dashes as underscores \
             (e.g. BINDERY_PORT=9000). A flag on the command line wins over the environment.
             """,
-        subcommands: [ServeCommand.self, OpenAPICommand.self, GenerateClientCommand.self],
+        subcommands: [ServeCommand.self, OpenAPICommand.self, GenerateClientCommand.self, CheckStoreCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 }

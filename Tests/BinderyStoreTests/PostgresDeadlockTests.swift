@@ -1,3 +1,4 @@
+import BinderyTestSupport
 import PostgresNIO
 import Testing
 

@@ -41,6 +41,9 @@ public struct BinderyConfiguration: Sendable {
     /// a store share it. Nil: a key of the process's own (such values then last only as long as
     /// it does).
     public var sealingKey: SealingKey?
+    /// What start-up does with stored state the app's declarations cannot read (no migration for
+    /// a changed shape): refuse to start (the default), or set it aside and serve.
+    public var unreadableStoredState: UnreadableStoredState = .refuseToStart
     /// The tracer a request's spans go to (tests inject one); nil: the one bootstrapped with
     /// `InstrumentationSystem.bootstrap`, if any, else no spans at all.
     package var tracer: (any Tracer)?

@@ -35,7 +35,7 @@ public final class BinderyServer: Sendable {
     /// The OpenAPI 3.1 document served at `/openapi.json`, as pretty-printed JSON.
     public let openAPIDocument: [UInt8]
     private let server: HTTPServer
-    private let logger: Logger
+    let logger: Logger
     private let clock: any Clock<Duration>
     private let readiness = ReadinessFlag()
     private let storeReachable = ReadinessFlag(true)
@@ -145,6 +145,7 @@ public final class BinderyServer: Sendable {
         if app.users == nil, let screen = app.screens.first(where: { $0.schema.declaresSignIn }) {
             throw BinderyServerError.signInWithoutUsers(screen: screen.name)
         }
+        try await checkStoredState()
         for model in app.sharedModels where model.connection.perUser == nil {
             let storage = try await StoreRecordStorage.open(store: store, model: model.name)
             try await model.connection.open(storage)

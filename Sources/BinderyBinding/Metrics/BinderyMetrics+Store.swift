@@ -32,3 +32,10 @@ extension BinderyMetrics {
         CoreMetrics.Gauge(label: "bindery_store_reachable", dimensions: [], factory: factory).record(reachable ? 1 : 0)
     }
 }
+
+extension BinderyMetrics {
+    /// Records how many stored states are set aside because this build cannot read them.
+    package func storedStatesSetAside(_ count: Int) {
+        CoreMetrics.Gauge(label: "bindery_stored_states_set_aside", dimensions: [], factory: factory).record(count)
+    }
+}

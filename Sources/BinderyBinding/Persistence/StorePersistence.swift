@@ -56,7 +56,7 @@ struct StorePersistence: ViewModelPersistence {
                 // reaches the store.
                 snapshot: Data(version.loggedSnapshot ?? version.snapshot.bytes),
                 runningCommand: version.runningCommand.map { DeferredCommand(name: $0, startedAt: at) },
-                at: at, claim: Self.claim(of: version)
+                at: at, claim: Self.claim(of: version), shape: version.shape?.description
             )
         }
         do {
@@ -125,7 +125,7 @@ struct StorePersistence: ViewModelPersistence {
             let state = (try? StoredJSON.decode(record.state)).map { SealedMembers.open($0, key: sealing, place: record.key) }
             restored[record.key.path] = RestoredViewModel(
                 version: record.version, state: state ?? .null,
-                interruptedCommand: interrupted, runningCommand: running
+                interruptedCommand: interrupted, runningCommand: running, shape: record.shape.flatMap(StoredShape.init(parsing:))
             )
         }
         return restored

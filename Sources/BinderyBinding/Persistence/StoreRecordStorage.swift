@@ -82,7 +82,8 @@ package struct StoreRecordStorage: SharedRecordStorage {
         guard record.key.path.hasPrefix(prefix) else { return nil }
         let isTombstone = record.state == Data("null".utf8)
         return StoredRecord(
-            id: String(record.key.path.dropFirst(prefix.count)), version: record.version, state: isTombstone ? nil : record.state
+            id: String(record.key.path.dropFirst(prefix.count)), version: record.version, state: isTombstone ? nil : record.state,
+            shape: record.shape.flatMap(StoredShape.init(parsing:))
         )
     }
 
@@ -91,7 +92,8 @@ package struct StoreRecordStorage: SharedRecordStorage {
     package func write(_ record: StoredRecord, replacing expected: Int?) async throws(SharedStorageError) {
         let write = ViewModelWrite(
             key: key(record.id), expected: expected, version: record.version, state: record.state ?? Data("null".utf8),
-            snapshot: record.change ?? Data("{}".utf8), at: Date(), claim: RequestClaim.current.flatMap(IdempotencyClaim.init)
+            snapshot: record.change ?? Data("{}".utf8), at: Date(), claim: RequestClaim.current.flatMap(IdempotencyClaim.init),
+            shape: record.shape?.description
         )
         do {
             try await store.commit([write])

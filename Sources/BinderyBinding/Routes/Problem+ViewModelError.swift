@@ -10,6 +10,22 @@ extension Problem {
         switch error {
         case .notFound(let path):
             self.init(status: .notFound, title: "No such view model", detail: "There is no view model at '\(path)'.")
+        case .storedStateUnreadable(let path, let error):
+            // Newer state is another node's (running newer code): try again, perhaps there.
+            // Unreadable state waits for a deploy with its migration: nothing was changed.
+            if case .newer = error {
+                self.init(
+                    status: .serviceUnavailable, title: "Stored by a newer version",
+                    detail: "'\(path)' was \(error); nothing was changed. Try again in a moment.",
+                    headers: [.retryAfter: "2"]
+                )
+            } else {
+                self.init(
+                    status: .serviceUnavailable, title: "Stored state unreadable",
+                    detail: "'\(path)' was \(error). It is kept as it is and nothing was changed.",
+                    headers: [.retryAfter: "30"]
+                )
+            }
         case .patchNotAnObject:
             self.init(
                 status: .unprocessableContent, title: "Invalid patch",

@@ -25,6 +25,8 @@ package final class SessionRegistry: Sendable {
     let closedSinceSweep = Atomic<Int>(0)
     /// What every session's persistence shares.
     private let persistenceContext: StorePersistence.Context
+    /// What sensitive values are sealed with in the store.
+    var sealing: SealingKey { persistenceContext.sealing }
     /// The sessions' writes and commands that carry an `Idempotency-Key`.
     let idempotency: IdempotentRequests
     /// How the app checks credentials; nil when it signs nobody in.

@@ -117,7 +117,8 @@ public struct ViewModelDeclaration<Model: AnyObject>: Sendable {
             children: children.map(\.schema),
             latencyBudgets: latencyBudgets,
             readAccess: readAccess.summary,
-            writeAccess: writeAccess.summary
+            writeAccess: writeAccess.summary,
+            persistence: persistedShape
         )
     }
 }

@@ -115,6 +115,8 @@ public struct ViewModelSchema: Sendable {
     public var readAccess: AccessSummary = .everyone
     /// Who may write its inputs and run its commands (``ViewModelDeclaration/writable(by:)``).
     public var writeAccess: AccessSummary = .everyone
+    /// The shape of what it persists, with its migrations (``ViewModelDeclaration/persistedShape``).
+    public var persistence: PersistedShape
 
     /// Whether it declares an input the store must never keep (``InputDeclaration/sensitive()``).
     public var hasSensitiveInputs: Bool { inputs.contains(where: \.isSensitive) }
@@ -125,6 +127,14 @@ public struct ViewModelSchema: Sendable {
     /// Whether it or a view model below it declares a sign-in command.
     public var declaresSignIn: Bool {
         commands.contains(where: \.signsIn) || children.contains { $0.viewModel.declaresSignIn }
+    }
+
+    /// The schema of the view model at `path` below this one (`items/3`); itself for an empty
+    /// path, nil when no route addresses it.
+    public func descendant<Component: StringProtocol>(at path: ArraySlice<Component>) -> ViewModelSchema? {
+        guard !path.isEmpty else { return self }
+        guard let route = child(for: path) else { return nil }
+        return route.viewModel.descendant(at: path.dropFirst(route.length))
     }
 
     /// The child route addressing `path` (the components below this view model).

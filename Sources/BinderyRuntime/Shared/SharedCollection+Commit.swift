@@ -55,7 +55,7 @@ extension SharedCollection {
                     return .failure(error)
                 }
                 do throws(SharedStorageError) {
-                    let record = StoredRecord(id: id, version: version, state: state, change: change.data)
+                    let record = StoredRecord(id: id, version: version, state: state, change: change.data, shape: Self.recordShape.stored)
                     try await storage.write(record, replacing: stored)
                 } catch {
                     switch error {
@@ -154,8 +154,10 @@ extension SharedCollection {
         }
     }
 
+    /// Installs a stored record, read through the record type's migrations; one this build cannot
+    /// read (newer, or unreadable) is kept out of sight and its id reserved: never written over.
     static func install(_ record: StoredRecord, change: RecordChange?, into contents: inout Contents) {
-        let value = record.state.flatMap { try? JSONDecoder().decode(Record.self, from: $0) }
+        let value = record.state.flatMap { read($0, storedAs: record.shape) }
         if contents.logs[record.id] == nil { contents.logs[record.id] = RecordEditLog(version: record.version) }
         install(id: record.id, version: record.version, value: value, into: &contents)
     }

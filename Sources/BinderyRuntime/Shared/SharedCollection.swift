@@ -206,7 +206,8 @@ public final class SharedCollection<Record: SharedRecord>: SharedModel, Observab
         SharedModelConnection(
             open: { [self] storage throws(SharedRecordError) in try await open(storage) },
             refreshAll: { [self] in await refresh() },
-            refresh: { [self] id, version in await refresh(id: id, toVersion: version) }
+            refresh: { [self] id, version in await refresh(id: id, toVersion: version) },
+            recordShape: Self.recordShape
         )
     }
 
@@ -217,7 +218,9 @@ public final class SharedCollection<Record: SharedRecord>: SharedModel, Observab
         if stored.isEmpty {
             for var record in firstStart {
                 record.version = 1
-                let first = StoredRecord(id: record.id, version: 1, state: try Self.encode(record), change: RecordChange().data)
+                let first = StoredRecord(
+                    id: record.id, version: 1, state: try Self.encode(record), change: RecordChange().data, shape: Self.recordShape.stored
+                )
                 do throws(SharedStorageError) {
                     try await storage.write(first, replacing: nil)
                 } catch {

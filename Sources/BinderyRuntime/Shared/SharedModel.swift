@@ -19,14 +19,17 @@ public struct SharedModelConnection: Sendable {
     package let refresh: @Sendable (_ id: String, _ version: Int) async -> Void
     /// How a model of records per user (``UserRecords``) loads, follows and lets go of one user's.
     package let perUser: PerUser?
+    /// The shape its records are stored with, and their migrations.
+    package let recordShape: PersistedShape
 
     /// A connection; `perUser` for a model whose records belong to users.
     package init(
         open: @escaping @Sendable (any SharedRecordStorage) async throws(SharedRecordError) -> Void,
         refreshAll: @escaping @Sendable () async -> Void,
         refresh: @escaping @Sendable (_ id: String, _ version: Int) async -> Void,
-        perUser: PerUser? = nil
+        perUser: PerUser? = nil, recordShape: PersistedShape
     ) {
+        self.recordShape = recordShape
         self.open = open
         self.refreshAll = refreshAll
         self.refresh = refresh

@@ -28,6 +28,9 @@ public protocol SharedRecord: Codable, Sendable, Hashable {
     var id: String { get set }
     /// Starts at 1 and grows by 1 with every committed change.
     var version: Int { get set }
+    /// The migrations of its stored JSON, oldest first; none by default (see
+    /// ``SharedRecord/persistedMigrations-swift.type.property``).
+    static var persistedMigrations: [PersistedMigration] { get }
     /// The record's collaborative texts by key (`"name"`, `"steps/s1/name"`); none by default.
     var collaborativeTexts: [String: String] { get }
     /// Sets the collaborative text `key` to `value`; false when the record has no such text.

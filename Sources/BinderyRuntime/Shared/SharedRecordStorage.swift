@@ -51,9 +51,13 @@ package struct StoredRecord: Sendable, Hashable {
     /// What this version changed (a ``RecordChange``), for the log; written, never loaded back
     /// with the record.
     package var change: Data?
+    /// The shape ``state`` was written with (the record type's ``SharedCollection/recordShape``);
+    /// nil for a record stored before shapes were kept.
+    package var shape: StoredShape?
 
     /// A stored record or tombstone.
-    package init(id: String, version: Int, state: Data?, change: Data? = nil) {
+    package init(id: String, version: Int, state: Data?, change: Data? = nil, shape: StoredShape? = nil) {
+        self.shape = shape
         self.id = id
         self.version = version
         self.state = state

@@ -93,7 +93,8 @@ public final class UserRecords<Record: SharedRecord>: SharedModel, Observable {
                     guard let partition = partitions.withLock({ $0[user] }) else { return }
                     await partition.refresh(id: id, toVersion: version)
                 }
-            )
+            ),
+            recordShape: SharedCollection<Record>.recordShape
         )
     }
 

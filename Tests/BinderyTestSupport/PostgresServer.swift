@@ -1,4 +1,3 @@
-import BinderyTestSupport
 import Foundation
 import Synchronization
 
@@ -11,10 +10,13 @@ import Synchronization
 /// process and stopped when the process ends (never a system service). When it cannot be installed
 /// or started, ``shared()`` throws a ``PostgresServerError`` saying why, so the PostgreSQL tests
 /// fail rather than skip.
-final class PostgresServer: Sendable {
-    let binDirectory: String
-    let directory: String
-    let port: Int
+public final class PostgresServer: Sendable {
+    /// Where its programs are (`initdb`, `psql`).
+    public let binDirectory: String
+    /// Its data directory.
+    public let directory: String
+    /// The loopback port it listens on.
+    public let port: Int
     private let databases = Atomic<Int>(0)
 
     private init(binDirectory: String, directory: String, port: Int) {
@@ -28,26 +30,26 @@ final class PostgresServer: Sendable {
     }
 
     /// The server of this test process, started on first use.
-    static func shared() async throws -> PostgresServer {
+    public static func shared() async throws -> PostgresServer {
         try await starting.value
     }
 
     /// The URL of a new, empty database, so every test starts from nothing.
-    func makeDatabase() async throws -> String {
+    public func makeDatabase() async throws -> String {
         let name = "bindery_test_\(databases.add(1, ordering: .relaxed).newValue)"
         try await sql("CREATE DATABASE \(name)")
         return url(database: name)
     }
 
     /// `postgres://postgres@127.0.0.1:PORT/DATABASE`.
-    func url(database: String) -> String {
+    public func url(database: String) -> String {
         "postgres://postgres@127.0.0.1:\(port)/\(database)"
     }
 
     /// Runs SQL through `psql` on the `postgres` database; returns what it printed (unaligned,
     /// tuples only).
     @discardableResult
-    func sql(_ statement: String, database: String = "postgres") async throws -> String {
+    public func sql(_ statement: String, database: String = "postgres") async throws -> String {
         let arguments = [
             "-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres", "-d", database, "-v", "ON_ERROR_STOP=1", "-At",
             "-c", statement,
@@ -76,7 +78,7 @@ final class PostgresServer: Sendable {
         )
         var lastError: (any Error)?
         for _ in 1...3 {
-            let port = try freePort()
+            let port = try LoopbackPort.free()
             do {
                 try startServer(binDirectory: binDirectory, directory: directory, port: port, asPostgres: asPostgres)
                 let server = PostgresServer(binDirectory: binDirectory, directory: directory, port: port)
@@ -152,25 +154,6 @@ final class PostgresServer: Sendable {
         return preferred.map { "\(root)/\($0)/bin" }.first { FileManager.default.isExecutableFile(atPath: "\($0)/initdb") }
     }
 
-    /// A port the kernel just handed out on 127.0.0.1 (free now; the start retries if taken).
-    private static func freePort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw PostgresServerError("socket() failed: errno \(errno)") }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(socket, address, length) == 0 && getsockname(socket, address, &length) == 0
-            }
-        }
-        guard bound else { throw PostgresServerError("bind() on 127.0.0.1 failed: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     private static func runServerTool(_ tool: String, _ arguments: [String], asPostgres: Bool) throws {
         if asPostgres {
             try run("/usr/sbin/runuser", ["-u", "postgres", "--", tool] + arguments)
@@ -209,8 +192,9 @@ final class PostgresServer: Sendable {
 }
 
 /// Why the test PostgreSQL could not be used: fails the test with this text.
-struct PostgresServerError: Error, CustomStringConvertible {
-    var description: String
+public struct PostgresServerError: Error, CustomStringConvertible {
+    /// What went wrong.
+    public var description: String
 
     init(_ description: String) {
         self.description = "PostgreSQL test server: \(description)"
