@@ -36,8 +36,10 @@ struct StoredStateCheck {
 
     /// Stored states one declaration cannot read, for one reason.
     struct Finding {
-        /// `view model Counter` or `shared collection recipes`.
+        /// `view model Counter` or `shared model recipes`.
         var subject: String
+        /// Whether they are records of a shared or per-user model.
+        var isRecord: Bool
         /// Where they are stored (the first path, and how many others).
         var paths: [String]
         var error: PersistedStateError
@@ -55,8 +57,8 @@ struct StoredStateCheck {
             case .migrationFailed:
                 remedy = "fix that migration, or start with --set-aside-unreadable-state to set these states aside"
             case .unreadable(let version, _, _):
-                remedy = "add a migration from persisted version \(version) to the declaration (`.migrations([...])` on its "
-                    + "`persists:`, or `persistedMigrations` on the record type; see docs/guide/persisting.md), "
+                let place = isRecord ? "`static var persistedMigrations` of its record type" : "`.migrations([...])` on its `persists:`"
+                remedy = "add a migration from persisted version \(version) (\(place); see docs/guide/persisting.md), "
                     + "or start with --set-aside-unreadable-state to set these states aside"
             }
             return "\(subject) \(place), \(count): \(error); \(remedy)."
@@ -84,9 +86,9 @@ struct StoredStateCheck {
                     let id = "\(subject)|\(error)"
                     let state = (key: record.key, version: record.version)
                     if case .newer = error {
-                        newer[id, default: Finding(subject: subject, paths: [], error: error, states: [])].add(state, at: group.path)
+                        newer[id, default: Finding(subject: subject, isRecord: group.isRecord, paths: [], error: error, states: [])].add(state, at: group.path)
                     } else {
-                        findings[id, default: Finding(subject: subject, paths: [], error: error, states: [])].add(state, at: group.path)
+                        findings[id, default: Finding(subject: subject, isRecord: group.isRecord, paths: [], error: error, states: [])].add(state, at: group.path)
                     }
                 }
             }

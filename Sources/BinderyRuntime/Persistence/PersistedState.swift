@@ -104,7 +104,8 @@ extension ViewModelDeclaration {
         return PersistedShape(description: description, migrations: migrations, isOpaque: opaque) { state in
             if state == .null { return nil }
             guard case .object(let members) = state else { return ("(state)", "is not a JSON object") }
-            for (name, value) in members.sorted(by: { $0.key < $1.key }) {
+            // A stored null is nothing to lose (an input or value that held nothing).
+            for (name, value) in members.sorted(by: { $0.key < $1.key }) where value != .null {
                 if let schema = inputSchemas[name] {
                     if let reason = schema.violation(by: value) { return (name, "no longer fits its input: \(reason)") }
                 } else if let check = checks[name] {
