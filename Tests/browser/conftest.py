@@ -12,12 +12,14 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
 import socket
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -27,11 +29,13 @@ from bindery_support import browsers, chrome_driver
 
 REPO = Path(__file__).resolve().parents[2]
 PUBLIC_DIR = REPO / "Public"
+CLIENT_DIR = REPO / "Sources" / "BinderyBinding" / "Client"
 SCREENSHOTS = REPO / "artifacts" / "screenshots"
 
 
-def server_command(binary: str, port: int, store: Path) -> list[str]:
-    """THE one place that knows the server's command line. Extra flags: env BINDERY_ARGS.
+def server_command(binary: str, port: int, store: Path, extra: Sequence[str] = ()) -> list[str]:
+    """THE one place that knows the server's command line. Extra flags: `extra` (a fixture's own),
+    then env BINDERY_ARGS.
 
     The store is the default backend (a SQLite file) in a temporary directory: the tests never
     touch the repository's own .bindery/."""
@@ -44,6 +48,7 @@ def server_command(binary: str, port: int, store: Path) -> list[str]:
         # The tests set the fake upstream's latency and failures (PATCH /api/upstream) without
         # signing in as an administrator, as the Lab of a demo may.
         "--open-upstream-control",
+        *extra,
         *shlex.split(os.environ.get("BINDERY_ARGS", "")),
     ]
 
@@ -78,10 +83,11 @@ def _binary() -> str:
 
 class Server:
     """The binary on one port and one store file; it can be killed and started again on both,
-    so that an open page reconnects to the same address. Output: artifacts/<log_name>.log."""
+    so that an open page reconnects to the same address. Output: artifacts/<log_name>.log.
+    `extra`: flags of its own (server_command)."""
 
-    def __init__(self, binary: str, store: Path, log_name: str):
-        self.binary, self.store, self.log_name = binary, store, log_name
+    def __init__(self, binary: str, store: Path, log_name: str, extra: Sequence[str] = ()):
+        self.binary, self.store, self.log_name, self.extra = binary, store, log_name, tuple(extra)
         self.port = _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
@@ -91,7 +97,7 @@ class Server:
         (REPO / "artifacts").mkdir(exist_ok=True)
         if self.log is None:
             self.log = open(REPO / "artifacts" / f"{self.log_name}.log", "w")
-        self.proc = subprocess.Popen(server_command(self.binary, self.port, self.store), cwd=REPO,
+        self.proc = subprocess.Popen(server_command(self.binary, self.port, self.store, self.extra), cwd=REPO,
                                      stdout=self.log, stderr=subprocess.STDOUT)
         _wait_until_up(self.base, self.proc)
 
@@ -135,6 +141,24 @@ def restartable_server(tmp_path):
     if os.environ.get("BINDERY_URL"):
         pytest.skip("restarts need a binary this test starts, not BINDERY_URL")
     server = Server(_binary(), tmp_path / "bindery.sqlite", "browser-restart-server")
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def deployable_server(tmp_path):
+    """A restartable server of the test's own that serves a copy of the thin client
+    (`--client-dir`, `server.client`): a change of a file there while it runs is a deploy (the
+    client's fingerprint changes). Skipped against BINDERY_URL."""
+    if os.environ.get("BINDERY_URL"):
+        pytest.skip("a deploy needs a server this test starts, not BINDERY_URL")
+    client = tmp_path / "client"
+    shutil.copytree(CLIENT_DIR, client)
+    server = Server(_binary(), tmp_path / "bindery.sqlite", "browser-deploy-server", extra=["--client-dir", str(client)])
+    server.client = client
     try:
         server.start()
         yield server

@@ -73,7 +73,9 @@ enum OpenAPIFixedPaths {
                 + "its first operation tests `/version`), `edits` and `presence` (as on a view's own stream), `problem` "
                 + "(an RFC 9457 problem: that view is not followed, the others are) and `end` (the session ended). "
                 + "Snapshots and patches carry `id: <path>@<version>,…`, every view's last version: resuming with it "
-                + "as `Last-Event-ID` resumes each view. Counts as one of the session's event streams.",
+                + "as `Last-Event-ID` resumes each view. Counts as one of the session's event streams. A server that "
+                + "serves its thin client first sends `client` (`{\"fingerprint\": <fingerprint>}`, no `view`: the client's "
+                + "files, as the `Bindery-Client` header of every answer of the API names them), and again when they change.",
             ok: [
                 "description": "The stream.",
                 "headers": [

@@ -32,7 +32,9 @@ struct BinderyRoutes {
         )
         metrics.declareBudgets(of: app.screens)
         let client = configuration.servesClient ? ClientFiles(configuration: configuration, logger: logger) : nil
-        table.group([CrossSiteCheck()]) { group in
+        // Every answer of the API names the client served, so an open page follows a deploy.
+        let named: [any HTTPMiddleware] = client?.version.map { [ClientVersionHeader(version: $0)] } ?? []
+        table.group(named + [CrossSiteCheck()]) { group in
             group.add(.post, "/api/sessions", SessionRoutes(store: sessions, resolver: resolver), OpenAPIFixedPaths.createSession)
             group.add(.put, "/api/session", SessionEnsureRoute(resolver: resolver), OpenAPIFixedPaths.ensureSession)
             group.add(.get, "/api/session", SessionInfoRoute(resolver: resolver), OpenAPIUserPaths.sessionInfo)
@@ -48,13 +50,18 @@ struct BinderyRoutes {
             for method in [.get, .patch, .post, .put, .delete, .options] as [HTTPRequest.Method] {
                 group.add(method, "/api/views/{rest...}", views, nil)
             }
-            group.add(.get, "/api/events", EventsRoute(sessions: resolver, streams: streams, presence: presence), OpenAPIFixedPaths.events)
+            group.add(
+                .get, "/api/events", EventsRoute(sessions: resolver, streams: streams, presence: presence, client: client?.version),
+                OpenAPIFixedPaths.events
+            )
             for route in app.routes {
                 let responder = RouteAccessCheck(access: route.access, resolver: resolver, next: route.responder)
                 group.add(route.method, route.path, responder, route.operation)
             }
         }
-        table.add(.get, "/api/views", ScreenCatalog(screens: app.screens, resolver: resolver), OpenAPIFixedPaths.listScreens)
+        table.group(named) { group in
+            group.add(.get, "/api/views", ScreenCatalog(screens: app.screens, resolver: resolver), OpenAPIFixedPaths.listScreens)
+        }
         let health = HealthRoutes(ready: ready)
         table.add(.get, "/healthz", health, OpenAPIFixedPaths.healthz)
         table.add(.get, "/readyz", health, OpenAPIFixedPaths.readyz)

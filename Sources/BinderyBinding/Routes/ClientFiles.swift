@@ -9,6 +9,9 @@ import Logging
 struct ClientFiles {
     /// The layers' folders, the app's first.
     let roots: [String]
+    /// Which client is served (the fingerprint the API's answers and event streams tell); nil
+    /// when none is.
+    let version: ClientVersion?
 
     /// The layers `configuration` names: its ``BinderyConfiguration/publicDirectory`` (when it
     /// exists) over its ``BinderyConfiguration/clientDirectory`` or the client found by
@@ -22,6 +25,7 @@ struct ClientFiles {
             logger.warning("The thin client's files were not found next to the executable nor in Bindery's sources: serving the API only")
         }
         self.roots = roots
+        version = roots.isEmpty ? nil : ClientVersion(roots: StaticFiles(roots: roots).rootPaths)
     }
 
     /// Bindery's own client: the resource bundle SwiftPM puts next to the executable
@@ -50,7 +54,7 @@ struct ClientFiles {
     func register(on router: inout Router, screens: [Screen]) {
         guard !roots.isEmpty else { return }
         let files = StaticFiles(roots: roots)
-        let shell = PageShell(roots: files.rootPaths, catalogue: ScreenCatalog(screens: screens).body)
+        let shell = PageShell(roots: files.rootPaths, catalogue: ScreenCatalog(screens: screens).body, version: version)
         for screen in screens {
             router.add(.get, "/\(screen.name)", shell)
             router.add(.get, "/\(screen.name)/{rest...}", shell)

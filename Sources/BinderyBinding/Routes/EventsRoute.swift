@@ -10,7 +10,8 @@ import Synchronization
 ///
 /// Each event is the view's own stream's event in an envelope naming the view (`snapshot`,
 /// `patch`, `edits`, `presence`; `problem` for a view that cannot be followed, `end` when the
-/// session ends); snapshots and patches carry the stream's ``ResumePoint`` as `id:`.
+/// session ends); snapshots and patches carry the stream's ``ResumePoint`` as `id:`. When the
+/// server serves a client, the stream first says which (`event: client`), and again if it changes.
 struct EventsRoute: HTTPResponder {
     /// The most views one stream follows.
     static let maxViews = 32
@@ -20,6 +21,8 @@ struct EventsRoute: HTTPResponder {
     let sessions: SessionResolver
     let streams: EventStreams
     let presence: PresenceRelay
+    /// The client served, told on the stream; nil without one.
+    let client: ClientVersion?
 
     func respond(to request: Request) async throws -> Response {
         let views = try Self.views(in: request.query["views"])
@@ -31,6 +34,10 @@ struct EventsRoute: HTTPResponder {
         let graph = session.graph
         var watching: [(path: String, id: Int)] = []
         var stops: [@Sendable () -> Void] = []
+        if let client {
+            stream.write(EventStreams.clientFrame(client.current))
+            stops.append(client.watch { stream.write(EventStreams.clientFrame($0)) })
+        }
         let ended = EndCount(views: views.count, stream: stream)
         let admitted = sessions.tokenCheck(request, for: session)
         for view in views {

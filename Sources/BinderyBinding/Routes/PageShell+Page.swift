@@ -19,9 +19,11 @@ extension PageShell {
         let (withoutEntries, entries) = removing(#"<script\b[^>]*\btype="module"[^>]*\bsrc="/([^"]+)"[^>]*>\s*</script>\s*"#, from: withoutSheets, tree: tree)
         index = fingerprinted(withoutEntries, tree: tree, prefix: prefix)
         let bundle = ClientBundle(tree: tree, styleSheets: sheets + screens.filter { $0.hasSuffix(".css") })
-        // The loader first: a classic script waits for the style sheets before it, and the
-        // modules need not.
-        let head = loader(prefix: prefix, entries: entries.map(ClientBundle.specifier(of:)))
+        // The client this page runs (js/deploy.js compares it with the API's `Bindery-Client`),
+        // then the loader: a classic script waits for the style sheets before it, and the modules
+        // need not.
+        let head = #"<meta name="bindery-client" content="\#(tree.fingerprint)">\#n  "#
+            + loader(prefix: prefix, entries: entries.map(ClientBundle.specifier(of:)))
             + #"\#n  <link rel="stylesheet" href="\#(prefix)_bundle/styles.css">\#n  "#
         if let first = index.range(of: #"<(link|script|!-- bindery:styles)\b"#, options: .regularExpression) {
             index.insert(contentsOf: head, at: first.lowerBound)

@@ -18,7 +18,9 @@ import Synchronization
 /// (`/_v/<fingerprint>/_bundle/…`) and cached for a year by ``FingerprintedFiles``, as is every
 /// other file the page names (`/_v/<fingerprint>/favicon.svg`). The page itself is revalidated on
 /// each load (`no-cache`) and sent gzip-compressed when accepted. It is made again when any file
-/// of the layers changes (a developer's edit shows on reload, under a new fingerprint).
+/// of the layers changes (a developer's edit shows on reload, under a new fingerprint), and names
+/// its fingerprint in `<meta name="bindery-client">`, which the API's answers compare with
+/// (``ClientVersion``: an open page follows a deploy).
 final class PageShell: HTTPResponder, Sendable {
     /// The made page, and the tree it was made from.
     private struct Made {
@@ -34,10 +36,14 @@ final class PageShell: HTTPResponder, Sendable {
     /// The screen catalogue (`GET /api/views`), put in the page so the client need not ask.
     private let catalogue: String
     private let made = Mutex<Made?>(nil)
+    /// Told of each page made from changed files, so the API's answers name the client at once.
+    private let version: ClientVersion?
 
-    /// The shell over `roots`, the first winning a name, with the `catalogue` of the screens.
-    init(roots: [String], catalogue: [UInt8]) {
+    /// The shell over `roots`, the first winning a name, with the `catalogue` of the screens;
+    /// `version` is told the fingerprint of each new page.
+    init(roots: [String], catalogue: [UInt8], version: ClientVersion? = nil) {
         self.roots = roots
+        self.version = version
         // In a <script> element, "</" must not appear; JSON allows "<\/".
         self.catalogue = String(decoding: catalogue, as: UTF8.self).replacingOccurrences(of: "</", with: "<\\/")
     }
@@ -81,6 +87,7 @@ final class PageShell: HTTPResponder, Sendable {
             tag: EntityTag(String(hash, radix: 16), weak: true), bundle: bundle
         )
         made.withLock { $0 = page }
+        version?.saw(page.fingerprint)
         return page
     }
 }

@@ -161,6 +161,13 @@ package final class EventStreams: Sendable {
         return bytes
     }
 
+    /// Which client the server serves (``ClientVersion``): `event: client` with no id and
+    /// `{"fingerprint": <fingerprint>}`, first thing on a stream of several views and again when
+    /// it changes (a page made from other files reloads: js/deploy.js).
+    static func clientFrame(_ fingerprint: String) -> [UInt8] {
+        Array("event: client\ndata: {\"fingerprint\":".utf8) + JSONWriter.bytes(of: .string(fingerprint)) + [UInt8(ascii: "}"), 10, 10]
+    }
+
     /// The first bytes of every stream: the client's reconnection delay.
     static let preamble = Array("retry: 2000\n\n".utf8)
 

@@ -56,8 +56,9 @@ export function idempotencyKey() {
 const reachability = new Set();
 
 /**
- * Calls listener(reachable) after every request: false when it got no answer (`noAnswer`), true
- * for any other answer. Whatever waits for the server (a write, a command) goes as soon as it is
+ * Calls listener(reachable, response) after every request: false when it got no answer
+ * (`noAnswer`), true for any other answer; `response` the answer's, if any (its headers: deploy.js
+ * reads `Bindery-Client`). Whatever waits for the server (a write, a command) goes as soon as it is
  * back instead of at the end of its back-off. Answers the function that stops it.
  */
 export function watchReachability(listener) {
@@ -65,9 +66,9 @@ export function watchReachability(listener) {
   return () => reachability.delete(listener);
 }
 
-function reached(reachable) {
+function reached(reachable, response = null) {
   for (const listener of [...reachability]) {
-    try { listener(reachable); } catch (err) { console.error(err); }
+    try { listener(reachable, response); } catch (err) { console.error(err); }
   }
 }
 
@@ -143,10 +144,10 @@ export async function request(method, url, { body, contentType = 'application/js
   if (!response.ok) {
     const err = new ProblemError(response.status, data || { title: response.statusText, status: response.status },
       { retryAfter: retryAfterSeconds(response.headers.get('Retry-After')) });
-    reached(!noAnswer(err));
+    reached(!noAnswer(err), response);
     throw err;
   }
-  reached(true);
+  reached(true, response);
   return { status: response.status, data, replayed };
 }
 

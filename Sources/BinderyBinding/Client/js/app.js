@@ -20,6 +20,7 @@ import { readable, refusal } from './access.js';
 import { AccountMenu } from './account-menu.js';
 import { retry } from './backoff.js';
 import { Binder } from './binder.js';
+import './deploy.js'; // the page follows a deploy: reloads, at a safe moment, for a new client
 import { Inspector } from './inspector/inspector.js';
 import { onEnded, pageHub, resetHub } from './binder/hub.js';
 import { lookup } from './binder/members.js';

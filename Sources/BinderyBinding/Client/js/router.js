@@ -7,7 +7,7 @@
  * What identifies the focused control across a re-render: a link's href, an element's id, or the
  * key of its row in a keyed list (`data-key` inside an element with an id).
  */
-function focusKey(element) {
+export function focusKey(element) {
   if (!element || element === document.body) return null;
   const link = element.closest('a[href]');
   if (link) return { href: link.getAttribute('href') };

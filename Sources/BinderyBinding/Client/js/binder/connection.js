@@ -1,8 +1,8 @@
 // connection.js — one EventSource for a set of views: GET /api/events?views=<path>,<path>…, whose
 // events name their view in an envelope ({"view", "snapshot"|"patch"|"edits"|"presence"|
-// "problem"|"end"}). A browser has six HTTP/1.1 connections per host and a session sixteen event
-// streams; one stream per view (per tab) would use them up. hub.js gives this tab's views to one
-// Connection, or tab-leader.js gives every tab's views to the leader tab's.
+// "problem"|"end"}), but `client` (the client the server serves: deploy.js). A browser has six
+// HTTP/1.1 connections per host and a session sixteen event streams; one stream per view (per tab)
+// would use them up. hub.js gives this tab's views to one Connection, or tab-leader.js every tab's.
 //
 // Patches: the server sends a view's snapshot first, then RFC 6902 patches from the version this
 // stream sent last for that view (their first operation tests it). The connection keeps that
@@ -23,20 +23,19 @@
 // after the back-off. restart() opens it again for a new session cookie (session.js). A request of
 // the page that gets an answer during the back-off (a write after an outage) reopens it at once.
 //
-// Messages out (emit): {type: "state", state: "idle"|"connecting"|"open"|"reconnecting", views,
-// fresh} (views: those the open stream follows; fresh: a new stream just opened), and
-// {type: "event", view, kind, bytes, ...}: kind "snapshot"|"patch" with {version, snapshot} (the
-// patched whole), "edits"|"presence" with {data}, "problem" with {problem}, "end".
+// Messages out (emit): {type: "state", state: "idle"|"connecting"|"open"|"reconnecting", views, fresh}
+// (views: those the open stream follows; fresh: it just opened), {type: "event", view, kind, bytes, ...}:
+// "snapshot"|"patch" {version, snapshot} (the patched whole), "edits"|"presence" {data}, "problem" {problem}, "end".
 
 import * as api from '../api.js';
 import { Backoff } from '../backoff.js';
 import { byteSize } from '../trace.js';
 import { applyPatch } from './patch.js';
+import { clientEvent } from '../deploy.js';
 
 const STEADY_MS = 5000; // a stream that stayed up this long earns a quick retry when it drops
-// A page being left (a reload, a link to another site) sees its stream fail just before pagehide:
-// "reconnecting" is said only if the page is still here this long after a failure (the first
-// retry comes later anyway), longer once the page said beforeunload.
+// A page being left (a reload, a link elsewhere) sees its stream fail just before pagehide: "reconnecting"
+// is said only if it is still here this long after (the first retry comes later), longer after beforeunload.
 const QUIET_MS = 250;
 const LEAVING_MS = 3000;
 let leavingSince = 0;
@@ -162,6 +161,7 @@ export class Connection {
       this.setState('open', { fresh: true });
     };
     source.onerror = () => { if (this.source === source) this.fail({ quiet: true }); };
+    source.addEventListener('client', (event) => clientEvent(event.data));
     const on = (name, handle) => source.addEventListener(name, (event) => {
       // Only the newest stream counts: it resumes where `last` stood when it was opened.
       if (this.source !== source) return;
