@@ -98,6 +98,7 @@ extension ViewModelGraph {
             // Written by a newer declaration (another node runs newer code) or unreadable: this
             // node neither shows it nor writes over it; requests for it are refused from now on.
             unreadable[host.path] = error
+            endFollowers(of: host)
             return
         }
         for snapshot in missed where snapshot.version > host.current.version && snapshot.version < record.version {

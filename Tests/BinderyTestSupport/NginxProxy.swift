@@ -3,7 +3,7 @@ import Foundation
 /// Debian's nginx in front of some Bindery nodes, for one test: configured from the multi-node
 /// tests' template (`Tests/multinode/nginx.conf.template`, the settings the compose file uses),
 /// run from a temporary prefix on a free loopback port (never the system service), stopped by
-/// ``stop()``.
+/// ``stop()`` (which keeps its logs, in `/tmp/bindery-nginx-*`, when `BINDERY_KEEP_NGINX` is set).
 public final class NginxProxy: Sendable {
     /// The port nginx listens on, on 127.0.0.1.
     public let port: Int
@@ -43,6 +43,6 @@ public final class NginxProxy: Sendable {
     public func stop() {
         process.terminate()
         process.waitUntilExit()
-        try? FileManager.default.removeItem(atPath: prefix)
+        if ProcessInfo.processInfo.environment["BINDERY_KEEP_NGINX"] == nil { try? FileManager.default.removeItem(atPath: prefix) }
     }
 }

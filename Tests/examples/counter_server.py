@@ -26,8 +26,8 @@ class CounterServer:
     """`CounterServer serve` with the same options `bindery` takes; it can stop and start again on
     the same port and store."""
 
-    def __init__(self, directory: Path, name: str):
-        self.directory, self.name = directory, name
+    def __init__(self, directory: Path, name: str, options: tuple[str, ...] = ()):
+        self.directory, self.name, self.options = directory, name, options
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen | None = None
@@ -38,7 +38,7 @@ class CounterServer:
         self._log = open(ARTIFACTS / f"counter-{self.name}.log", "a")
         command = [str(counter_binary()), "serve", "--host", "127.0.0.1", "--port", str(self.port),
                    "--store", f"sqlite:{self.directory / 'counter.sqlite'}",
-                   "--public-dir", str(COUNTER / "Public"), "--log-level", "warning"]
+                   "--public-dir", str(COUNTER / "Public"), "--log-level", "warning", *self.options]
         # From a temporary directory: the example's Public/ is found through --public-dir, the
         # thin client next to the binary.
         self.process = subprocess.Popen(command, cwd=self.directory, stdin=subprocess.DEVNULL,

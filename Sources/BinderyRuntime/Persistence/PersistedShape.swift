@@ -48,8 +48,8 @@ public struct PersistedShape: Sendable {
     }
 
     /// `state`, stored with `shape` (nil: before shapes were kept, so version 1), as this
-    /// declaration reads it, and whether it was stored by another shape (the restored view model
-    /// then gets a new version: it may render differently).
+    /// declaration reads it, and whether it was stored by another shape or migrated (the restored
+    /// view model then gets a new version: it may render differently).
     package func read(_ state: JSONValue, storedAs shape: StoredShape?) throws(PersistedStateError) -> (state: JSONValue, upgraded: Bool) {
         let current = shape == stored
         if current, !isOpaque { return (state, false) }
@@ -66,7 +66,10 @@ public struct PersistedShape: Sendable {
         if let loss = check(migrated) {
             throw .unreadable(storedVersion: storedVersion, member: loss.member, reason: loss.reason)
         }
-        return (migrated, !current)
+        // State kept before shapes were (no shape, version 1) and read by a declaration with no
+        // migration is read as that build read it: it keeps its version. Anything else stored by
+        // another shape may render differently: a new version.
+        return (migrated, !current && (shape != nil || storedVersion < version))
     }
 
     /// FNV-1a, 64 bits, in hex: a change detector, not a secret (nothing to guard against), and

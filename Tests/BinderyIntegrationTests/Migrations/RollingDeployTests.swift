@@ -59,7 +59,7 @@ struct RollingDeployTests {
                             statuses[status, default: 0] += 1
                             if status != 200 { try await Task.sleep(for: .milliseconds(20)) }
                         }
-                        #expect(status == 200, "add \(add) was acknowledged")
+                        #expect(status == 200, "add \(add) was acknowledged: \(statuses)")
                         _ = try await client.request("GET", "/api/views/tally")
                     }
                     return statuses
@@ -76,12 +76,15 @@ struct RollingDeployTests {
         for (index, token) in tokens.enumerated() {
             let read = try await HTTPTestClient(port: new.port, token: token).request("GET", "/api/views/tally")
             #expect(read.status == 200)
-            #expect(read.output("count") == .int(1 + adds), "every acknowledged add, once: session \(index)")
+            #expect(read.output("count") == .int(1 + adds), "every acknowledged add, once: session \(index): \(read.text)")
             #expect(read.output("items")?.arrayValue?.count == 1 + adds)
             #expect(read.input("label") == .string("tally \(index)"))
         }
         let shapes = try await postgres.sql("SELECT DISTINCT shape FROM bindery_view_model", database: String(database.split(separator: "/").last ?? ""))
-        #expect(shapes.split(separator: "\n") == [Substring(TallyV2.declaration.persistedShape.stored.description)], "no state downgraded: \(shapes)")
+        #expect(
+            shapes.split(separator: "\n") == [Substring(TallyV2.declaration.persistedShape.stored.description)],
+            "no state downgraded: \(shapes) (\(outcomes))"
+        )
         nginx.stop()
         await new.shutdown()
     }
