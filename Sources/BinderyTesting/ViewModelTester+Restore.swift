@@ -5,7 +5,7 @@ extension ViewModelTester {
     /// Starts testing `model` with `state` put back into it, as a server restores a session: the
     /// state as the store kept it at persisted version `version`, read through the declaration's
     /// migrations and checked to lose nothing. Throws what would stop a server from starting on
-    /// it (``PersistedStateError``): a test of a migration, or of a corpus of stored states.
+    /// it (`PersistedStateError`): a test of a migration, or of a corpus of stored states.
     ///
     /// ```swift
     /// let tester = try ViewModelTester(CounterViewModel(), restoring: ["count": 7, "step": 2], storedAtVersion: 1)

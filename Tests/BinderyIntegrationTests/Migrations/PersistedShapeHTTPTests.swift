@@ -21,22 +21,9 @@ struct PersistedShapeHTTPTests {
         _ make: @escaping @Sendable () -> Model, on file: StoreFile, unreadable: UnreadableStoredState = .refuseToStart,
         _ body: (Int) async throws -> T
     ) async throws -> T {
-        var logger = Logger(label: "bindery-test")
-        logger.logLevel = .critical
-        var configuration = BinderyConfiguration(server: ServerConfiguration(host: "127.0.0.1", port: 0), servesClient: false)
-        configuration.unreadableStoredState = unreadable
-        let server = BinderyServer(configuration: configuration, logger: logger, store: try SQLiteStore(path: file.path)) { _ in
+        try await DeployedServer.serve(on: try SQLiteStore(path: file.path), configure: { $0.unreadableStoredState = unreadable }) { _ in
             BinderyApp(screens: [Screen("tally", title: "Tally", make: make)])
-        }
-        do {
-            let port = try await server.start()
-            let result = try await body(port)
-            await server.shutdown()
-            return result
-        } catch {
-            await server.shutdown()
-            throw error
-        }
+        } _: { try await body($0) }
     }
 
     /// Three sessions of the first build, with 1, 2 and 3 items; their tokens and ETags.

@@ -11,22 +11,10 @@ struct RecordShapeHTTPTests {
     static func serve<Note: BoardNote, T>(
         _ type: Note.Type, on file: PersistedShapeHTTPTests.StoreFile, _ body: (Int) async throws -> T
     ) async throws -> T {
-        var logger = Logger(label: "bindery-test")
-        logger.logLevel = .critical
-        let configuration = BinderyConfiguration(server: ServerConfiguration(host: "127.0.0.1", port: 0), servesClient: false)
         let notes = SharedCollection<Note>("notes")
-        let server = BinderyServer(configuration: configuration, logger: logger, store: try SQLiteStore(path: file.path)) { _ in
+        return try await DeployedServer.serve(on: try SQLiteStore(path: file.path)) { _ in
             BinderyApp(screens: [Screen("board", title: "Board") { Board(notes: notes) }], sharedModels: [notes])
-        }
-        do {
-            let port = try await server.start()
-            let result = try await body(port)
-            await server.shutdown()
-            return result
-        } catch {
-            await server.shutdown()
-            throw error
-        }
+        } _: { try await body($0) }
     }
 
     @Test func renamedRecordFieldsAreMigratedOrStopTheStartKeepingEveryRecord() async throws {

@@ -35,22 +35,9 @@ struct StoredStateCorpusTests {
     }
 
     static func serve<T>(_ file: String, recipes: RecipeBook, _ body: (Int) async throws -> T) async throws -> T {
-        var logger = Logger(label: "bindery-corpus")
-        logger.logLevel = .critical
-        var configuration = BinderyConfiguration(server: ServerConfiguration(host: "127.0.0.1", port: 0), servesClient: false)
-        configuration.sealingKey = sealing
-        let server = BinderyServer(configuration: configuration, logger: logger, store: try SQLiteStore(path: file)) { context in
+        try await DeployedServer.serve(on: try SQLiteStore(path: file), configure: { $0.sealingKey = sealing }) { context in
             SeedApps(upstream: .fast, recipes: recipes, context: context).app
-        }
-        do {
-            let port = try await server.start()
-            let result = try await body(port)
-            await server.shutdown()
-            return result
-        } catch {
-            await server.shutdown()
-            throw error
-        }
+        } _: { try await body($0) }
     }
 
     @Test func everyRecordedStateIsReadByThisBuild() async throws {

@@ -41,35 +41,49 @@ final class TallyV1: ViewModel {
     )
 }
 
+/// The renamed tally: `total`, items with texts, declared with or without the migration.
+protocol RenamedTally: ViewModel {
+    var label: String { get set }
+    var total: Int { get set }
+    var items: [TallyItemV2] { get set }
+}
+
+extension RenamedTally {
+    /// The renamed build's declaration, with `migrations`.
+    static func renamedDeclaration(migrations: [PersistedMigration]) -> ViewModelDeclaration<Self> {
+        ViewModelDeclaration<Self>(
+            "Tally", summary: "Counts and lists what was added.",
+            inputs: [.string("label", \.label, maxLength: 40)],
+            outputs: [
+                .integer("count") { $0.total },
+                .init("items", schema: .array(.text)) { .array($0.items.map { .string($0.text) }) },
+            ],
+            commands: [
+                .immediate("add", summary: "Adds one item.") { model, _ in
+                    model.total += 1
+                    model.items.append(TallyItemV2(text: "item \(model.total)"))
+                    return .none
+                }
+            ],
+            persists: .inputs(and: [.value("total", \.total), .value("items", \.items)]).migrations(migrations)
+        )
+    }
+}
+
 /// The renamed build without migrations: its start must stop, nothing lost.
 @Observable
-final class TallyV2Unmigrated: ViewModel {
+final class TallyV2Unmigrated: RenamedTally {
     var label = ""
     var total = 0
     var items: [TallyItemV2] = []
     let commandStates = CommandStates()
 
-    static let declaration = ViewModelDeclaration<TallyV2Unmigrated>(
-        "Tally", summary: "Counts and lists what was added.",
-        inputs: [.string("label", \.label, maxLength: 40)],
-        outputs: [
-            .integer("count") { $0.total },
-            .init("items", schema: .array(.text)) { .array($0.items.map { .string($0.text) }) },
-        ],
-        commands: [
-            .immediate("add", summary: "Adds one item.") { model, _ in
-                model.total += 1
-                model.items.append(TallyItemV2(text: "item \(model.total)"))
-                return .none
-            }
-        ],
-        persists: .inputs(and: [.value("total", \.total), .value("items", \.items)])
-    )
+    static let declaration = renamedDeclaration(migrations: [])
 }
 
 /// The renamed build with its migration: every stored tally is read through it.
 @Observable
-final class TallyV2: ViewModel {
+final class TallyV2: RenamedTally {
     var label = ""
     var total = 0
     var items: [TallyItemV2] = []
@@ -87,20 +101,5 @@ final class TallyV2: ViewModel {
         },
     ]
 
-    static let declaration = ViewModelDeclaration<TallyV2>(
-        "Tally", summary: "Counts and lists what was added.",
-        inputs: [.string("label", \.label, maxLength: 40)],
-        outputs: [
-            .integer("count") { $0.total },
-            .init("items", schema: .array(.text)) { .array($0.items.map { .string($0.text) }) },
-        ],
-        commands: [
-            .immediate("add", summary: "Adds one item.") { model, _ in
-                model.total += 1
-                model.items.append(TallyItemV2(text: "item \(model.total)"))
-                return .none
-            }
-        ],
-        persists: .inputs(and: [.value("total", \.total), .value("items", \.items)]).migrations(migrations)
-    )
+    static let declaration = renamedDeclaration(migrations: migrations)
 }
