@@ -1,6 +1,5 @@
 import ArgumentParser
 import Bindery
-import SeedApps
 
 /// `bindery check-store`: reads every stored state with the seed apps' declarations and reports
 /// what this build cannot read, without serving; fails when there is any (a deploy pipeline's
@@ -15,11 +14,6 @@ struct CheckStoreCommand: AsyncParsableCommand {
     @OptionGroup var upstream: UpstreamOptions
 
     func run() async throws {
-        let settings = try upstream.settings()
-        let control = upstream.control(listeningOnLoopback: options.listensOnLoopback)
-        let changedBy = upstream.upstreamChangedBy
-        try await options.checkStore { context in
-            SeedApps(upstream: settings, upstreamControl: control, upstreamChangedBy: changedBy, context: context).app
-        }
+        try await options.checkStore(app: try upstream.seedApps(for: options))
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Bindery
-import SeedApps
 
 /// `bindery openapi`: prints the OpenAPI 3.1 document that `bindery serve` with the same options
 /// serves at `/openapi.json`.
@@ -14,13 +13,6 @@ struct OpenAPICommand: ParsableCommand {
     @OptionGroup var upstream: UpstreamOptions
 
     func run() throws {
-        let settings = try upstream.settings()
-        let control = upstream.control(listeningOnLoopback: options.listensOnLoopback)
-        let changedBy = upstream.upstreamChangedBy
-        try options.printOpenAPIDocument { context in
-            SeedApps(
-                    upstream: settings, upstreamControl: control, upstreamChangedBy: changedBy, context: context
-                ).app
-        }
+        try options.printOpenAPIDocument(app: try upstream.seedApps(for: options))
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Bindery
-import SeedApps
 
 /// `bindery serve` (the default): serves the seed apps until SIGINT or SIGTERM, exporting traces
 /// when `OTEL_EXPORTER_OTLP_ENDPOINT` is set.
@@ -19,13 +18,9 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var upstream: UpstreamOptions
 
     func run() async throws {
-        let settings = try upstream.settings()
-        let control = upstream.control(listeningOnLoopback: options.listensOnLoopback)
-        let changedBy = upstream.upstreamChangedBy
+        let apps = try upstream.seedApps(for: options)
         try await TracesExport.serving(logLevel: options.logLevel.level) {
-            try await options.serve { context in SeedApps(
-                    upstream: settings, upstreamControl: control, upstreamChangedBy: changedBy, context: context
-                ).app }
+            try await options.serve(app: apps)
         }
     }
 }

@@ -73,4 +73,14 @@ struct UpstreamOptions: ParsableArguments {
             ?? OptionEnvironment.string("BINDERY_UPSTREAM_CONTROL").map { $0 != "0" && $0 != "false" }
             ?? listeningOnLoopback
     }
+
+    /// What builds the seed apps these options and `options` describe, for a subcommand to run.
+    func seedApps(for options: ServeOptions) throws -> @Sendable (AppContext) -> BinderyApp {
+        let settings = try settings()
+        let control = control(listeningOnLoopback: options.listensOnLoopback)
+        let changedBy = upstreamChangedBy
+        return { context in
+            SeedApps(upstream: settings, upstreamControl: control, upstreamChangedBy: changedBy, context: context).app
+        }
+    }
 }
