@@ -155,7 +155,9 @@ struct HeadDeadlineTests {
     func idleKeepAliveIsClosed() async throws {
         let configuration = ServerConfiguration(port: 0, requestHeadTimeoutSeconds: 1)
         try await withServer(testRouter(), configuration: configuration) { server in
-            let client = try RawHTTPClient(port: server.port, timeout: .seconds(5))
+            // 1 s deadline, swept each second: 15 s is only a bound for a machine busy with the
+            // parallel suites (5 s once ran out there); the inactivity timeout is far longer.
+            let client = try RawHTTPClient(port: server.port, timeout: .seconds(15))
             #expect(try await client.request("GET", "/fast").status == 200)
             #expect(try await client.request("GET", "/async").status == 200, "the connection is reused")
             #expect(try await client.waitForClose())

@@ -192,7 +192,7 @@ struct GraphPersistenceTests {
         let nodeB = ViewModelGraph(screens: counterScreens, persistence: persistence)
         let first = try await nodeA.snapshot("counter")
         // A failed command on B: a new version with the same persisted state.
-        _ = try await nodeB.execute("counter", command: "fail", argument: nil, wait: .seconds(5))
+        _ = try await nodeB.execute("counter", command: "fail", argument: nil, wait: .seconds(30))
         let onB = try await nodeB.snapshot("counter")
         #expect(onB.version > first.version)
         await nodeA.refresh("counter", toVersion: onB.version)

@@ -97,7 +97,7 @@ struct RecipeGraphTests {
 
     @Test func stepCommandsChangeTheSharedSteps() async throws {
         let (book, graph, _) = twoSessions()
-        let wait = Duration.seconds(5)
+        let wait = Duration.seconds(30)
         _ = try await graph.execute(
             "recipes/d76/edit", command: "addStep", argument: ["name": "Hypo clear", "durationSeconds": 120], wait: wait
         )
@@ -111,7 +111,7 @@ struct RecipeGraphTests {
 
     @Test func addNavigatesToTheNewRecipesEditorAndSelectToItsDetail() async throws {
         let (book, graph, _) = twoSessions()
-        let added = try await graph.execute("recipes", command: "add", argument: ["name": "E-6"], wait: .seconds(5))
+        let added = try await graph.execute("recipes", command: "add", argument: ["name": "E-6"], wait: .seconds(30))
         guard case .completed(_, let result) = added, let target = result.navigate else {
             Issue.record("add did not complete: \(added)")
             return
@@ -147,7 +147,7 @@ struct RecipeGraphTests {
         let ended = ListSnapshotRecorder()
         _ = try await second.watch("recipes/d76/timer", after: 0, send: { _ in }, end: { ended.send(edit) })
 
-        _ = try await first.execute("recipes", command: "delete", argument: ["id": "d76"], wait: .seconds(5))
+        _ = try await first.execute("recipes", command: "delete", argument: ["id": "d76"], wait: .seconds(30))
         #expect(await settle { !ended.received.isEmpty })
         await #expect(throws: ViewModelError.notFound(path: "recipes/d76/timer")) { try await second.snapshot("recipes/d76/timer") }
         let deleted = try await second.snapshot("recipes/d76/edit")
@@ -156,7 +156,7 @@ struct RecipeGraphTests {
         #expect(try deleted.decoded().objectValue?["inputs"]?.objectValue?["name"] == "D-76 Tri-X 400")
         #expect(try await second.snapshot("recipes").output("recipes")?.arrayValue?.count == 1)
 
-        _ = try await second.execute("recipes/d76/edit", command: "restore", argument: nil, wait: .seconds(5))
+        _ = try await second.execute("recipes/d76/edit", command: "restore", argument: nil, wait: .seconds(30))
         #expect(try await first.snapshot("recipes/d76").output("isDeleted") == false)
         #expect(try await first.snapshot("recipes").output("recipes")?.arrayValue?.count == 2)
     }

@@ -68,7 +68,7 @@ struct RecipeTimerTests {
         _ = try await graph.execute(Self.path, command: "start", argument: nil)
         await clock.waitForSleeps(1)
         await tick(graph, clock, to: 0, 1)
-        _ = try await graph.execute(Self.path, command: "pause", argument: nil, wait: .seconds(5))
+        _ = try await graph.execute(Self.path, command: "pause", argument: nil, wait: .seconds(30))
         #expect(await settle { (try? await self.outputs(graph))?.objectValue?["running"] == false })
         await clock.advance(by: .seconds(5))
         await yieldToOtherTasks(rounds: 5)

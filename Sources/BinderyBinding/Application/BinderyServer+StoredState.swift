@@ -28,10 +28,10 @@ extension BinderyServer {
                 throw StoredStateRefusal(lines: report.findings.map(\.line))
             }
             for finding in report.findings {
-                for state in finding.states where try await check.audit.setAside(state.key, version: state.version, reason: finding.line, at: Date()) {
+                for state in finding.states where try await check.audit.setAside(state.key, version: state.version, reason: finding.summary, at: Date()) {
                     setAside += 1
                 }
-                logger.error("Set aside: \(finding.line)")
+                logger.error("Set aside (a deploy with its migration puts it back): \(finding.summary)")
             }
         }
         if setAside > 0 { logger.error("\(setAside) stored states are set aside: a deploy with their migrations puts them back") }

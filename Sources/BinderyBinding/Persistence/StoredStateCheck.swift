@@ -46,10 +46,15 @@ struct StoredStateCheck {
         /// Each state's place and version, to set aside.
         var states: [(key: ViewModelKey, version: Int)]
 
-        /// One line: what, where, why, and what to do.
-        var line: String {
+        /// What, where and why, without what to do (once it was done: set aside).
+        var summary: String {
             let place = paths.count == 1 ? "at \(paths[0])" : "at \(paths[0]) and \(paths.count - 1) other paths"
             let count = states.count == 1 ? "1 stored state" : "\(states.count) stored states"
+            return "\(subject) \(place), \(count): \(error)"
+        }
+
+        /// One line: what, where, why, and what to do.
+        var line: String {
             let remedy: String
             switch error {
             case .newer:
@@ -61,7 +66,7 @@ struct StoredStateCheck {
                 remedy = "add a migration from persisted version \(version) (\(place); see docs/guide/persisting.md), "
                     + "or start with --set-aside-unreadable-state to set these states aside"
             }
-            return "\(subject) \(place), \(count): \(error); \(remedy)."
+            return "\(summary); \(remedy)."
         }
     }
 

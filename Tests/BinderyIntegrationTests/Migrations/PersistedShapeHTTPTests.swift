@@ -7,6 +7,8 @@ import Testing
 /// A deploy that changes what a view model persists, over real servers on one SQLite file: the
 /// renamed member of issue 39 (`count` → `total`, each item's `title` → `text`), with and
 /// without its migration, set aside and put back, and state a newer build wrote.
+///
+/// Budget: about 2 s (servers on SQLite files, nothing waits).
 @Suite("Persisted shapes across deploys")
 struct PersistedShapeHTTPTests {
     /// A SQLite file in a fresh temporary directory, removed after the test.
