@@ -14,9 +14,11 @@ struct ShutdownTests {
         let client = try await server.newSession()
 
         // A command whose client waits for its end; once it shows as executing, a long-poll for
-        // the version after that.
+        // the version after that. Both wait longer than the client's default silence of 15 s may
+        // last on a loaded machine, so they are read until the shutdown answers them.
         async let command = client.request(
-            "POST", "/api/views/jobs/commands/serial", headers: ["Prefer": "wait=30"], body: #"{"value": 1}"#
+            "POST", "/api/views/jobs/commands/serial", headers: ["Prefer": "wait=30"], body: #"{"value": 1}"#,
+            timeout: .seconds(120)
         )
         var version: String?
         for _ in 0..<200 where version == nil {
@@ -28,7 +30,7 @@ struct ShutdownTests {
             }
         }
         let after = try #require(version)
-        async let longPoll = client.request("GET", "/api/views/jobs?after=\(after)", headers: ["Prefer": "wait=30"])
+        async let longPoll = client.request("GET", "/api/views/jobs?after=\(after)", headers: ["Prefer": "wait=30"], timeout: .seconds(120))
         // Give the long-poll a moment to arrive (it cannot be observed from outside).
         try await Task.sleep(for: .milliseconds(300))
 
