@@ -48,6 +48,10 @@ package enum EntityTagCondition: Sendable, Hashable {
     case tags([EntityTag])
 
     /// Parses a header value; nil for an empty one.
+    ///
+    /// A value that holds no tag as it is but does once percent-decoded (`%227%22`) is read
+    /// decoded: Swift's OpenAPI runtime percent-encodes header values, and a list of entity
+    /// tags always starts with `"`, `W/"` or `*`, never with `%`, so nothing valid is misread.
     package init?(header: String) {
         let trimmed = header.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return nil }
@@ -55,7 +59,24 @@ package enum EntityTagCondition: Sendable, Hashable {
             self = .any
             return
         }
-        self = .tags(trimmed.split(separator: ",").compactMap { EntityTag(parsing: $0) })
+        let tags = Self.tags(in: trimmed)
+        if tags.isEmpty, trimmed.contains("%"), let decoded = trimmed.removingPercentEncoding {
+            if decoded.trimmingCharacters(in: .whitespaces) == "*" {
+                self = .any
+                return
+            }
+            let decodedTags = Self.tags(in: decoded)
+            if !decodedTags.isEmpty {
+                self = .tags(decodedTags)
+                return
+            }
+        }
+        self = .tags(tags)
+    }
+
+    /// The tags of a comma-separated list; elements that are no tag are left out.
+    private static func tags(in list: String) -> [EntityTag] {
+        list.split(separator: ",").compactMap { EntityTag(parsing: $0) }
     }
 
     /// Whether `tag` satisfies `If-Match` (strong comparison).

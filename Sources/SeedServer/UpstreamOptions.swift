@@ -48,6 +48,9 @@ struct UpstreamOptions: ParsableArguments {
     /// The upstream settings these options describe.
     func settings() throws -> UpstreamSettings {
         var upstream = UpstreamSettings.seedDefaults
+        guard UpstreamSettings.seedRange.contains(upstreamSeed) else {
+            throw ValidationError("--upstream-seed must be in 0...\(UpstreamSettings.seedRange.upperBound).")
+        }
         upstream.seed = upstreamSeed
         guard EndpointSettings.millisecondsRange.contains(upstreamLatencyMs) else {
             throw ValidationError("--upstream-latency-ms must be in 0...60000.")

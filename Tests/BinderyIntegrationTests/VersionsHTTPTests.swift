@@ -28,6 +28,8 @@ struct VersionsHTTPTests {
                 #expect(second["snapshot"]?.objectValue?["inputs"]?.objectValue?["phone"] == "18612345678")
                 #expect(second["snapshot"]?.objectValue?["version"] == 2)
                 #expect(second["at"]?.stringValue.flatMap { try? Date($0, strategy: .iso8601) } != nil)
+                // Whole seconds, UTC: what generated clients' default date decoding reads.
+                #expect(second["at"]?.stringValue?.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/) != nil)
 
                 #expect(try await client.request("GET", "/api/views/nowhere/versions").status == 404)
                 let posted = try await client.request("POST", "/api/views/form/versions")

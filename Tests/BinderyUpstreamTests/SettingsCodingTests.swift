@@ -35,7 +35,7 @@ struct SettingsCodingTests {
 
     @Test func encodingRoundTrips() throws {
         var settings = UpstreamSettings.seedDefaults
-        settings.seed = UInt64.max
+        settings.seed = UInt64(Int64.max)
         settings.endpoints[.photos] = EndpointSettings(
             latencyMs: 0, failureRate: 0.1, malformedRate: 0.2, timeoutRate: 0.3, timeoutMs: 60_000
         )

@@ -33,7 +33,7 @@ struct SettingsPatchTests {
         #expect(merged.endpoints[.photos] == EndpointSettings(
             latencyMs: 60_000, failureRate: 0, malformedRate: 1, timeoutRate: 0.5, timeoutMs: 0
         ))
-        #expect(try merge(#"{"seed": 18446744073709551615}"#).seed == UInt64.max)
+        #expect(try merge(#"{"seed": 9223372036854775807}"#).seed == UInt64(Int64.max))
     }
 
     @Test(arguments: [
@@ -56,8 +56,9 @@ struct SettingsPatchTests {
         (#"{"endpoints": {"photos": null}}"#, "endpoints.photos", "must not be null: every setting is required"),
         (#"{"endpoints": null}"#, "endpoints", "must not be null: every setting is required"),
         (#"{"seed": null}"#, "seed", "must not be null: every setting is required"),
-        (#"{"seed": -1}"#, "seed", "must be an integer from 0 to 18446744073709551615"),
-        (#"{"seed": "42"}"#, "seed", "must be an integer from 0 to 18446744073709551615"),
+        (#"{"seed": -1}"#, "seed", "must be an integer from 0 to 9223372036854775807"),
+        (#"{"seed": 9223372036854775808}"#, "seed", "must be an integer from 0 to 9223372036854775807"),
+        (#"{"seed": "42"}"#, "seed", "must be an integer from 0 to 9223372036854775807"),
         (#"{"seeds": 1}"#, "seeds", "unknown key; expected one of seed, endpoints"),
         (#"{"endpoints": {"flights": {}}}"#, "endpoints.flights",
          "unknown key; expected one of travel, hotel, photos, photoDetails, courses, accounts"),

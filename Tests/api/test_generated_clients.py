@@ -1,4 +1,5 @@
-"""The committed typed Swift clients are what `generate-client swift` writes today, byte for byte.
+"""The committed typed Swift clients are what `generate-client swift` writes today, byte for byte,
+and the Counter's committed OpenAPI document is what it prints.
 
 `Sources/SeedClients` comes from the seed apps' `bindery generate-client swift`, the Counter's
 `Sources/CounterClient` from its `CounterServer generate-client swift` (built by scripts/test before
@@ -37,3 +38,15 @@ def test_the_counters_client_is_fresh(tmp_path):
     counter_server = REPO / ".build" / "debug" / "CounterServer"
     assert counter_server.exists(), "build the Counter first (scripts/test does, before pytest)"
     assert_fresh(counter_server, REPO / "Examples/Counter/Sources/CounterClient", tmp_path)
+
+
+def test_the_counters_openapi_document_is_fresh():
+    """Examples/Counter/openapi.json, which Tests/GeneratedClients generates a client from, is what
+    `CounterServer openapi` prints today (as docs/openapi.json is the seed apps')."""
+    counter_server = REPO / ".build" / "debug" / "CounterServer"
+    assert counter_server.exists(), "build the Counter first (scripts/test does, before pytest)"
+    printed = subprocess.run([str(counter_server), "openapi"], capture_output=True, timeout=60, check=True).stdout
+    committed = REPO / "Examples/Counter/openapi.json"
+    assert committed.read_bytes() == printed, (
+        "Examples/Counter/openapi.json is stale: regenerate with .build/debug/CounterServer openapi > Examples/Counter/openapi.json"
+    )

@@ -213,16 +213,15 @@ def crawl(server) -> Crawl:
 def refused_values(doc: dict, schema: dict) -> list:
     """Values that `schema` refuses, one per constraint it states (type, length, range, enum, members)."""
     schema = deref(doc, schema)
-    if "oneOf" in schema:  # nullable: refuse what the non-null branch refuses, except null
-        return [v for branch in schema["oneOf"] if deref(doc, branch).get("type") != "null"
-                for v in refused_values(doc, branch) if v is not None]
     kind, found = schema.get("type"), []
+    if isinstance(kind, list):  # nullable, `[T, "null"]`: refuse what T refuses, except null
+        kind = next(k for k in kind if k != "null")
     if kind == "string":
         found.append(42)
         if "maxLength" in schema:
             found.append("x" * (schema["maxLength"] + 1))
         if "enum" in schema:
-            found.append("-".join(schema["enum"]) + "-not")
+            found.append("-".join(v for v in schema["enum"] if v is not None) + "-not")
     elif kind == "integer":
         found += ["7", 1.5]
         if "minimum" in schema:

@@ -11,9 +11,16 @@ enum IdempotencyKey {
     static let maxLength = 255
 
     /// The key in `header`: 1 to ``maxLength`` visible ASCII characters, bare or as a structured
-    /// field string (`"…"`, as the draft writes it); a 400 problem otherwise.
+    /// field string (`"…"`, as the draft writes it); a 400 problem otherwise. A string
+    /// percent-encoded whole (`%22abc%22`, as Swift's OpenAPI runtime sends `"abc"`) is the same
+    /// key as `"abc"`: a structured field string starts with `"`, never with `%`.
     static func parse(_ header: String) throws(Problem) -> String {
         var key = Substring(header)
+        if key.count >= 6, key.prefix(3).uppercased() == "%22", key.suffix(3).uppercased() == "%22",
+            let decoded = header.removingPercentEncoding
+        {
+            key = Substring(decoded)
+        }
         if key.count >= 2, key.hasPrefix("\""), key.hasSuffix("\"") { key = key.dropFirst().dropLast() }
         guard !key.isEmpty, key.unicodeScalars.count <= maxLength,
             key.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) && $0 != "\"" && $0 != "\\" })

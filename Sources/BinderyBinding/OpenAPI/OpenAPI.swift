@@ -36,6 +36,18 @@ public enum OpenAPI {
     /// A plain-text string schema.
     public static let string: JSONValue = ["type": "string"]
 
+    /// `schema` (one with a single `type`) or `null`, as `"type": [T, "null"]`: the form code
+    /// generators read, where a `oneOf` with `{"type": "null"}` is dropped. A reference has no
+    /// type to widen: refer to a nullable component instead (``Schema/nullableName(of:)``).
+    static func nullable(_ schema: JSONValue) -> JSONValue {
+        guard case .object(var members) = schema, case .string(let type)? = members["type"] else {
+            assertionFailure("only a schema with one type can be made nullable inline: \(schema)")
+            return schema
+        }
+        members["type"] = [.string(type), "null"]
+        return .object(members)
+    }
+
     /// The credentials view-model routes take: none (a session is created on first use), a
     /// bearer token or the session cookie.
     static let sessionSecurity: JSONValue = [[:], ["bearerAuth": []], ["sessionCookie": []]]

@@ -96,11 +96,11 @@ enum OpenAPICollaborationPaths {
             ]),
             "CollaborativeText": OpenAPI.object(
                 ["text": OpenAPI.string, "revision": ["type": "integer"], "from": ["type": "integer"],
-                 "edits": ["oneOf": [["type": "array", "items": edit], ["type": "null"]]]],
+                 "edits": OpenAPI.nullable(["type": "array", "items": edit])],
                 required: ["text", "revision"]
             ),
             "PresenceField": OpenAPI.object(
-                ["field": ["oneOf": [["type": "string", "minLength": 1, "maxLength": 200], ["type": "null"]]]], required: []
+                ["field": OpenAPI.nullable(["type": "string", "minLength": 1, "maxLength": 200])], required: []
             ),
             "Presence": OpenAPI.object(["you": collaborator, "others": ["type": "array", "items": collaborator]]),
         ]

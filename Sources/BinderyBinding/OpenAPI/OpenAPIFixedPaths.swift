@@ -37,7 +37,7 @@ enum OpenAPIFixedPaths {
 
     /// What `PUT /api/session` answers: whether it made the session, and who it is signed in as.
     private static let ensured = OpenAPI.object([
-        "created": ["type": "boolean"], "user": ["oneOf": [OpenAPI.schema("User"), ["type": "null"]]],
+        "created": ["type": "boolean"], "user": OpenAPI.schema(Schema.nullableName(of: "User")),
     ])
 
     /// `PUT /api/session`: the client's session, made if it has none.

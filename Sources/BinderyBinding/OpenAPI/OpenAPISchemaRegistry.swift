@@ -19,10 +19,12 @@ struct OpenAPISchemaRegistry {
         descriptions[name] = description
     }
 
-    /// The components: each named shape's JSON Schema, with its description if it has one.
+    /// The components: each named shape's JSON Schema, with its description if it has one (a
+    /// nullable twin, `XOrNull`, has `X`'s).
     var components: [String: JSONValue] {
         Dictionary(uniqueKeysWithValues: shapes.map { name, shape in
-            guard let description = descriptions[name], case .object(var members) = shape.jsonSchema() else {
+            let described = descriptions[name] ?? shapes.keys.first { Schema.nullableName(of: $0) == name }.flatMap { descriptions[$0] }
+            guard let description = described, case .object(var members) = shape.jsonSchema() else {
                 return (name, shape.jsonSchema())
             }
             members["description"] = .string(description)

@@ -83,16 +83,17 @@ enum OpenAPIUserPaths {
         let user = OpenAPI.schema("User")
         return [
             "User": User.schema.unnamed.jsonSchema(),
+            Schema.nullableName(of: "User"): Schema.nullable(User.schema.unnamed).jsonSchema(),
             "Credentials": OpenAPI.object([
                 "username": ["type": "string", "maxLength": .int(SignInRoute.maxUsernameLength)],
                 "password": ["type": "string", "maxLength": .int(SignInRoute.maxPasswordLength), "format": "password"],
             ]),
             "SignedIn": OpenAPI.object(["token": ["type": "string", "pattern": "^[0-9a-f]{32}$"], "user": user]),
             "SessionInfo": OpenAPI.object([
-                "user": ["oneOf": [user, ["type": "null"]]],
-                "collaborator": ["oneOf": [
-                    OpenAPI.object(["id": OpenAPI.string, "name": OpenAPI.string, "colour": OpenAPI.string]), ["type": "null"],
-                ]],
+                "user": OpenAPI.schema(Schema.nullableName(of: "User")),
+                "collaborator": OpenAPI.nullable(
+                    OpenAPI.object(["id": OpenAPI.string, "name": OpenAPI.string, "colour": OpenAPI.string])
+                ),
             ]),
         ]
     }

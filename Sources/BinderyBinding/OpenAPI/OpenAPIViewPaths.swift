@@ -136,7 +136,10 @@ enum OpenAPIViewPaths {
     private static func history(_ route: OpenAPIViewRoute, snapshot: JSONValue) -> JSONValue {
         let version = OpenAPI.object([
             "version": ["type": "integer"],
-            "at": ["type": ["string", "null"], "format": "date-time", "description": "When it was committed; null when not logged."],
+            "at": [
+                "type": ["string", "null"], "format": "date-time", "examples": ["2026-12-02T06:25:14Z"],
+                "description": "When it was committed, RFC 3339 in whole seconds, UTC; null when not logged.",
+            ],
             "snapshot": snapshot,
         ])
         let body = OpenAPI.object([

@@ -6,10 +6,12 @@ struct Preferences {
     /// How long the client is willing to wait, from `wait=N` (seconds), capped at `limit`.
     let wait: Duration?
 
-    /// Reads the header of `request`.
+    /// Reads the header of `request`. A value percent-encoded whole (`wait%3D5`, as Swift's
+    /// OpenAPI runtime sends it) is read decoded: no preference Bindery honours has a `%`.
     init(_ request: Request, limit: Duration = .seconds(60)) {
         var wait: Duration?
-        for value in request.headers[values: .init("Prefer")!] {
+        for raw in request.headers[values: .init("Prefer")!] {
+            let value = raw.contains("%") ? raw.removingPercentEncoding ?? raw : raw
             for token in value.split(separator: ",") {
                 let parts = token.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
                 guard parts.count == 2, parts[0].lowercased() == "wait", let seconds = Double(parts[1]),

@@ -23,10 +23,12 @@ extension ViewRoutes {
         // The snapshots are spliced in as stored: they are JSON objects already.
         var body = Array(#"{"path":"#.utf8) + JSONWriter.bytes(of: .string(path))
         body += Array(#","version":\#(current.version),"versions":["#.utf8)
+        // `at` in whole seconds, UTC (`2026-12-02T06:25:14Z`): the form every generated client's
+        // default date decoding reads; versions order what happened within a second.
         for (index, (version, at, snapshot)) in entries.enumerated() {
             if index > 0 { body.append(UInt8(ascii: ",")) }
             body += Array(#"{"version":\#(version),"at":"#.utf8)
-            body += at.map { JSONWriter.bytes(of: .string($0.formatted(.iso8601.time(includingFractionalSeconds: true).year().month().day().dateSeparator(.dash).dateTimeSeparator(.standard).timeZone(separator: .omitted)))) } ?? Array("null".utf8)
+            body += at.map { JSONWriter.bytes(of: .string($0.formatted(.iso8601))) } ?? Array("null".utf8)
             body += Array(#","snapshot":"#.utf8) + snapshot + [UInt8(ascii: "}")]
         }
         body += Array("]}".utf8)

@@ -81,13 +81,32 @@ extension Schema {
             if !required.isEmpty { schema["required"] = .array(required.map(JSONValue.string)) }
             return .object(schema)
         case .nullable(let inner):
-            return ["oneOf": [inner.jsonSchema(refPrefix: refPrefix), ["type": "null"]]]
+            return inner.nullableJSONSchema(refPrefix: refPrefix)
         case .named(let name, _):
             return ["$ref": .string(refPrefix + name)]
         }
     }
 
-    /// Every named shape inside this one (itself included), by name, for a components section.
+    /// The value or `null`, in the forms code generators read (swift-openapi-generator drops a
+    /// `oneOf` branch of a bare `{"type": "null"}`): `"type": [T, "null"]` (and `null` among an
+    /// enumeration's values), or, for a named shape, a reference to its nullable twin
+    /// (``nullableName(of:)``), which ``namedShapes`` lists.
+    private func nullableJSONSchema(refPrefix: String) -> JSONValue {
+        if case .named(let name, let inner) = self {
+            return inner.isNullable ? jsonSchema(refPrefix: refPrefix) : ["$ref": .string(refPrefix + Self.nullableName(of: name))]
+        }
+        guard case .object(var members) = jsonSchema(refPrefix: refPrefix) else { return jsonSchema(refPrefix: refPrefix) }
+        guard case .string(let type)? = members["type"] else { return .object(members) }  // nullable already
+        members["type"] = [.string(type), "null"]
+        if case .array(let values)? = members["enum"] { members["enum"] = .array(values + [.null]) }
+        return .object(members)
+    }
+
+    /// The component name of a named shape's nullable twin: `ExecutionFailure` → `ExecutionFailureOrNull`.
+    public static func nullableName(of name: String) -> String { name + "OrNull" }
+
+    /// Every named shape inside this one (itself included), by name, for a components section;
+    /// a named shape that appears nullable also brings its nullable twin.
     public var namedShapes: [String: Schema] {
         var found: [String: Schema] = [:]
         collectNamed(into: &found)
@@ -99,6 +118,9 @@ extension Schema {
         case .string, .integer, .number, .boolean: return
         case .array(let element): element.collectNamed(into: &found)
         case .object(let members, _): members.values.forEach { $0.collectNamed(into: &found) }
+        case .nullable(.named(let name, let inner)) where !inner.isNullable:
+            Schema.named(name, inner).collectNamed(into: &found)
+            found[Self.nullableName(of: name)] = found[Self.nullableName(of: name)] ?? .nullable(inner)
         case .nullable(let inner): inner.collectNamed(into: &found)
         case .named(let name, let inner):
             guard found[name] == nil else { return }

@@ -72,12 +72,12 @@ struct PatchObject {
         return value
     }
 
-    /// Reads the member `key` as an unsigned 64-bit integer.
-    func unsigned(_ key: AnyCodingKey) throws(SettingsPatchError) -> UInt64 {
+    /// Reads the member `key` as an unsigned integer in `range`.
+    func unsigned(_ key: AnyCodingKey, in range: ClosedRange<UInt64>) throws(SettingsPatchError) -> UInt64 {
         try rejectNull(key)
-        guard let value = try? container.decode(UInt64.self, forKey: key) else {
+        guard let value = try? container.decode(UInt64.self, forKey: key), range.contains(value) else {
             throw SettingsPatchError(
-                path: path(of: key), message: "must be an integer from 0 to \(UInt64.max)"
+                path: path(of: key), message: "must be an integer from \(range.lowerBound) to \(range.upperBound)"
             )
         }
         return value

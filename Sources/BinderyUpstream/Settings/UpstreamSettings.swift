@@ -5,8 +5,12 @@
 /// Change it at run time with ``merging(patch:)`` (JSON merge patch) or
 /// ``UpstreamProvider/update(_:)``.
 public struct UpstreamSettings: Sendable, Equatable, Hashable {
-    /// The seed of the outcome sequences; the same seed replays the same outcomes.
+    /// The seed of the outcome sequences; the same seed replays the same outcomes. Within
+    /// ``seedRange``.
     public var seed: UInt64
+    /// The seeds a setting may hold: 0 to 2^63 − 1, what a signed 64-bit integer (every
+    /// generated client's `Int`) holds.
+    public static let seedRange: ClosedRange<UInt64> = 0...UInt64(Int64.max)
     /// Each endpoint's settings; a missing endpoint behaves as `EndpointSettings()`.
     public var endpoints: [UpstreamEndpoint: EndpointSettings]
 

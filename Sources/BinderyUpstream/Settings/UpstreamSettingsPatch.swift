@@ -14,7 +14,7 @@ struct UpstreamSettingsPatch: Equatable {
         for key in object.keys {
             switch key.stringValue {
             case "seed":
-                seed = try object.unsigned(key)
+                seed = try object.unsigned(key, in: UpstreamSettings.seedRange)
             case "endpoints":
                 let members = try PatchObject(member: key, of: object)
                 for name in members.keys {

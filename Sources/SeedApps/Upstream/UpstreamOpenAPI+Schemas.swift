@@ -6,8 +6,10 @@ extension UpstreamOpenAPI {
     /// them.
     static var schemas: [String: JSONValue] {
         let endpointNames = UpstreamEndpoint.allCases.map(\.rawValue)
-        // A UInt64: below 2^64, which a double holds exactly.
-        let seed: JSONValue = ["type": "integer", "minimum": 0, "exclusiveMaximum": .double(0x1p64)]
+        // Integer literals within a signed 64-bit integer, which every generator's integer holds.
+        let seed: JSONValue = [
+            "type": "integer", "format": "int64", "minimum": 0, "maximum": .int(Int(UpstreamSettings.seedRange.upperBound)),
+        ]
         var patch = OpenAPI.object(
             [
                 "seed": seed,
