@@ -13,8 +13,8 @@ once under an `Idempotency-Key` and replayed, long-polled with `Prefer: wait=0` 
 history read with parsed dates; against `CounterServer` the counter is patched, incremented once
 for two requests with one key, and reset with `Prefer: wait=10`.
 
-Generator output: artifacts/openapi-python-client-<seed|counter>.log; servers' logs:
-artifacts/python-client-seed.log and artifacts/counter-python-client.log.
+Generator output: artifacts/openapi-python-client-<seed|counter>.log; the servers come from
+conftest.py.
 Time budget: 30 s (about 13 s on a busy two-core machine, half of it the generator and ruff)."""
 
 from __future__ import annotations
@@ -35,11 +35,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from bindery_support import ARTIFACTS, REPO, binary_path, free_port, public_dir, stop_process, wait_until_healthy
+from bindery_support import ARTIFACTS, REPO
 
-if str(REPO / "Tests" / "examples") not in sys.path:
-    sys.path.append(str(REPO / "Tests" / "examples"))
-from counter_server import CounterServer, counter_binary  # noqa: E402
 
 DOCUMENTS = {"seed": REPO / "docs" / "openapi.json", "counter": REPO / "Examples" / "Counter" / "openapi.json"}
 
@@ -198,39 +195,6 @@ def python_counter_package(python_generations):
     package.unload()
 
 
-@pytest.fixture(scope="module")
-def python_seed_server(tmp_path_factory):
-    """`bindery` on a SQLite store in a temporary directory (the API checks' options); its base URL."""
-    if not binary_path().exists():
-        pytest.fail(f"no server binary at {binary_path()} (run `swift build`, or set BINDERY_BIN)")
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    store = tmp_path_factory.mktemp("python-client-store") / "bindery.sqlite"
-    command = [str(binary_path()), "--port", str(port), "--store", f"sqlite:{store}",
-               "--public-dir", str(public_dir()), "--upstream-latency-ms", "20",
-               "--upstream-travel-failure-rate", "0", "--log-level", "error"]
-    ARTIFACTS.mkdir(exist_ok=True)
-    with open(ARTIFACTS / "python-client-seed.log", "a") as log:
-        process = subprocess.Popen(command, cwd=REPO, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
-        try:
-            wait_until_healthy(process, base, 30.0, "artifacts/python-client-seed.log")
-            yield base
-        finally:
-            stop_process(process)
-
-
-@pytest.fixture(scope="module")
-def python_counter_server(tmp_path_factory):
-    if not counter_binary().exists():
-        pytest.fail(f"no Counter server at {counter_binary()} (scripts/test builds it, or set BINDERY_COUNTER_BIN)")
-    server = CounterServer(tmp_path_factory.mktemp("python-client-counter"), "python-client")
-    try:
-        server.start()
-        yield server
-    finally:
-        server.stop()
-
-
 @pytest.mark.parametrize("label", sorted(DOCUMENTS))
 def test_openapi_python_client_generates_a_client_warning_only_of_the_file_and_svg_responses(label, python_generations):
     generation = python_generations[label]
@@ -253,7 +217,7 @@ def test_openapi_python_client_generates_a_client_warning_only_of_the_file_and_s
 
 
 def test_a_python_client_generated_from_the_seed_document_reads_writes_and_long_polls(
-        python_seed_package, python_seed_server):
+        python_seed_package, seed_server):
     package = python_seed_package
     get_form = package.api("form", "get_form")
     patch_form = package.api("form", "patch_form")
@@ -261,7 +225,7 @@ def test_a_python_client_generated_from_the_seed_document_reads_writes_and_long_
     versions_form = package.api("form", "versions_form")
     FormPatch, Problem = package.models.FormPatch, package.models.Problem
 
-    with package.session(python_seed_server) as client:
+    with package.session(seed_server) as client:
         read = get_form.sync_detailed(client=client)
         assert read.status_code == 200 and read.parsed.path == "form", answer(read)
         first, first_tag = read.parsed, read.headers["ETag"]
@@ -320,14 +284,14 @@ def test_a_python_client_generated_from_the_seed_document_reads_writes_and_long_
 
 
 def test_a_python_client_generated_from_the_counter_document_increments_once_per_key_and_waits_for_reset(
-        python_counter_package, python_counter_server):
+        python_counter_package, counter_server):
     package = python_counter_package
     get_counter = package.api("counter", "get_counter")
     patch_counter = package.api("counter", "patch_counter")
     increment_counter = package.api("counter", "increment_counter")
     reset_counter = package.api("counter", "reset_counter")
 
-    with package.session(python_counter_server.base) as client:
+    with package.session(counter_server.base) as client:
         read = get_counter.sync_detailed(client=client)
         assert read.status_code == 200, answer(read)
         assert read.parsed.inputs.step == 1 and read.parsed.outputs.count == 0, answer(read)

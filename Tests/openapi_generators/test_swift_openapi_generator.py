@@ -11,22 +11,18 @@ headers percent-encoded (`%227%22`, `wait%3D5`): every step fails if the server 
 The generator itself, run on both documents, prints no warning (a `oneOf` with a bare null schema
 or a float bound would).
 
-Time budget: 30 s.
+The servers come from conftest.py. Time budget: 30 s.
 """
 
 from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
-
-from bindery_support import ARTIFACTS, REPO, binary_path, free_port, stop_process, wait_until_healthy  # noqa: E402
-from counter_server import CounterServer  # noqa: E402
+from bindery_support import REPO
 
 PACKAGE = REPO / "Tests" / "GeneratedClients"
 SCRATCH = Path(os.environ.get("BINDERY_GENERATED_CLIENTS_BUILD", REPO / ".build-generated"))
@@ -50,33 +46,6 @@ def run_check(document: str, base: str) -> str:
     return run.stdout
 
 
-@pytest.fixture
-def seed_server(tmp_path):
-    port = free_port()
-    ARTIFACTS.mkdir(exist_ok=True)
-    with open(ARTIFACTS / "swift-generated-client-server.log", "a") as log:
-        process = subprocess.Popen(
-            [str(binary_path()), "--host", "127.0.0.1", "--port", str(port), "--store", f"sqlite:{tmp_path / 'bindery.sqlite'}",
-             "--upstream-latency-ms", "20", "--log-level", "warning"],
-            cwd=tmp_path, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
-        try:
-            base = f"http://127.0.0.1:{port}"
-            wait_until_healthy(process, base, 30, "artifacts/swift-generated-client-server.log")
-            yield base
-        finally:
-            stop_process(process)
-
-
-@pytest.fixture
-def counter(tmp_path):
-    server = CounterServer(tmp_path, "swift-generated-client")
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
 @pytest.mark.parametrize("document", sorted(DOCUMENTS))
 def test_the_generator_reads_the_document_without_a_warning(document, tmp_path):
     path, config = DOCUMENTS[document]
@@ -97,8 +66,8 @@ def test_a_client_generated_from_the_seed_document_works_against_the_server(seed
         assert f"passed: {step}" in printed, printed
 
 
-def test_a_client_generated_from_the_counters_document_works_against_the_counter(counter):
-    printed = run_check("counter", counter.base)
+def test_a_client_generated_from_the_counters_document_works_against_the_counter(counter_server):
+    printed = run_check("counter", counter_server.base)
     for step in ("patchCounter with If-Match", "incrementCounter retried with its key: ran once",
                  "resetCounter with Prefer: wait=10: answered done", "getCounter with If-None-Match: 304"):
         assert f"passed: {step}" in printed, printed
