@@ -42,7 +42,7 @@ package final class EventStreams: Sendable {
     /// How many slots the heartbeat interval is cut into: one a second (15 for 15 s). Slots of
     /// 250 ms cost twice the CPU for 10,000 idle streams (1.9 against 1.0 % of a core): each small
     /// batch woke the event loops, and on loopback the clients, anew.
-    let heartbeatSlots: Int
+    package let heartbeatSlots: Int
 
     /// Creates an empty set of streams with these limits.
     package init(limits: StreamLimits) {
