@@ -35,7 +35,7 @@ DOCUMENTS = {
 def built(pattern: str) -> Path:
     found = sorted(SCRATCH.glob(pattern))
     assert found, f"{SCRATCH}/{pattern} is missing: build Tests/GeneratedClients first (scripts/test does: " \
-                  f"swift build --package-path Tests/GeneratedClients --scratch-path .build-generated)"
+                  f"swift build --package-path Tests/GeneratedClients --scratch-path .build-generated --product GeneratedClientsCheck)"
     return found[0]
 
 
