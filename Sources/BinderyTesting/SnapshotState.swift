@@ -42,7 +42,8 @@ public struct SnapshotState: Equatable, Sendable {
         }
     }
 
-    /// One line per member that differs: `outputs.phoneValid: expected true, got false`.
+    /// One line per member that differs, inputs and outputs down to the element or member:
+    /// `outputs.phoneValid: expected true, got false`, `outputs.items[1].completed: expected true, got false`.
     func differences(from actual: SnapshotState) -> [String] {
         Self.compare("inputs", inputs, actual.inputs) + Self.compare("outputs", outputs, actual.outputs)
             + Self.compare("commands", commands, actual.commands)
@@ -55,6 +56,42 @@ public struct SnapshotState: Equatable, Sendable {
             let want = expected[name], got = actual[name]
             guard want != got else { return nil }
             return "\(group).\(name): expected \(want.map { "\($0)" } ?? "nothing"), got \(got.map { "\($0)" } ?? "nothing")"
+        }
+    }
+
+    private static func compare(_ group: String, _ expected: [String: JSONValue], _ actual: [String: JSONValue]) -> [String] {
+        differences(at: group, .object(expected), .object(actual))
+    }
+
+    /// Where `want` and `got` differ below `path`: one line per differing member or element, as
+    /// JSON; arrays of different lengths, and values of different types, differ as a whole.
+    private static func differences(at path: String, _ want: JSONValue?, _ got: JSONValue?) -> [String] {
+        switch (want, got) {
+        case (.object(let wanted)?, .object(let found)?):
+            return Set(wanted.keys).union(found.keys).sorted().flatMap { name in
+                wanted[name] == found[name] ? [] : differences(at: "\(path).\(name)", wanted[name], found[name])
+            }
+        case (.array(let wanted)?, .array(let found)?) where wanted.count == found.count:
+            return wanted.indices.flatMap { index in
+                wanted[index] == found[index] ? [] : differences(at: "\(path)[\(index)]", wanted[index], found[index])
+            }
+        default:
+            let (expected, actual) = (text(want), text(got))
+            // 1 and 1.0 are different values that print alike.
+            let types = expected == actual ? " (\(want.map(numberKind) ?? ""), \(got.map(numberKind) ?? ""))" : ""
+            return ["\(path): expected \(expected), got \(actual)\(types)"]
+        }
+    }
+
+    private static func text(_ value: JSONValue?) -> String {
+        value.map { String(decoding: JSONWriter.bytes(of: $0), as: UTF8.self) } ?? "nothing"
+    }
+
+    private static func numberKind(_ value: JSONValue) -> String {
+        switch value {
+        case .int: "integer"
+        case .double: "double"
+        default: value.typeName
         }
     }
 }

@@ -4,9 +4,10 @@ import Testing
 /// Drives one view model through a script of writes and commands and asserts, after every
 /// step, exactly how its snapshot changed (in the spirit of TCA's `TestStore`).
 ///
-/// Each step takes a closure that edits the previous snapshot into the expected one; the step
-/// fails when the real snapshot differs in any member, asserted or not, so a test cannot miss a
-/// change. Every snapshot is also checked against the view model's declared schemas.
+/// Each step takes a closure that edits the previous snapshot into the expected one
+/// (`$0.outputs["count"] = 3`, one element of a list: `$0.outputs["items"]?[0]?["completed"] = true`);
+/// the step fails when the real snapshot differs in any member, asserted or not, so a test cannot
+/// miss a change. Every snapshot is also checked against the view model's declared schemas.
 /// ``finish(sourceLocation:)`` fails while an execution or the activation work (``activate(sourceLocation:_:)``)
 /// still runs. Time moves only when the test advances its own clock;
 /// ``settle(sourceLocation:_:)`` then lets the work run and asserts the result.

@@ -105,12 +105,12 @@ struct GalleryFullSizeTests {
         let photos = try await galleryFixturePhotos()
         let page = ViewModelTester(FullSizePhotoViewModel(photos: photos, initialIndex: 0, upstream: upstream))
 
-        await page.activate { $0.outputs["photo"]?[member: "loading"] = true }
+        await page.activate { $0.outputs["photo"]?["loading"] = true }
         await clock.waitForSleeps(1)
         await clock.advance(by: .seconds(1))
         await page.settle {
-            $0.outputs["photo"]?[member: "loading"] = false
-            $0.outputs["photo"]?[member: "photoImage"] = "/upstream/images/photo-p01-full.svg"
+            $0.outputs["photo"]?["loading"] = false
+            $0.outputs["photo"]?["photoImage"] = "/upstream/images/photo-p01-full.svg"
         }
         page.finish()
     }
