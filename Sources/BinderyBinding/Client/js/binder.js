@@ -1,51 +1,38 @@
 // binder.js — the one generic binder between DOM and a server-side view model.
 //
-// The DOM declares bindings with attributes naming view-model members:
+// The DOM declares bindings with attributes naming view-model members (the Client README's
+// "Binding attributes" says each in full):
 //
-//   data-input="phone"              two-way: the control shows the input, user edits are PATCHed.
-//                                   data-input-type="string|integer|number|boolean" (else inferred
-//                                   from the snapshot's current value).
-//   data-output="title"             one-way. Several bindings: data-output="phoneColor:color phoneValid:valid".
-//   data-output-as="text"           default kind for the data-output entries without ":kind":
-//                                   text | hidden | shown | color | src | runs | busy | valid | error |
-//                                   options | @attribute (sets that attribute, removes it on null/false).
-//                                   Members may be dotted ("photo.loading") and are looked up in
-//                                   outputs, then inputs, then the snapshot itself ("id", "version").
-//   data-command="clear"            click executes; disabled while not enabled (or executing);
-//                                   aria-busy while executing. Body: data-command-args="id index"
-//                                   (members of the current item) merged over data-command-body='{"k":1}'.
-//   data-list="items"               collection binding: the element's <template> (or the template named
-//                                   by data-list-template="id") renders each element of the array,
-//                                   keyed by data-list-key (default "id"). Inside an item, members are
-//                                   looked up on the item (a child snapshot or a plain object).
-//   data-include="template-id"      (in templates) replaced at clone time by that template's content
-//                                   (templates.js).
+//   data-input="phone"              two-way: the control shows the input, user edits are PATCHed
+//                                   (data-input-type="string|integer|number|boolean", else inferred).
+//   data-output="member[:kind] …"   one-way (binder/renderers.js): text, hidden, shown, color, src,
+//                                   runs, busy, valid, error, options, @attribute, .property;
+//                                   data-output-as gives the default kind. Members may be dotted.
+//   data-command="clear"            pressing the control executes the command (binder/command-control.js:
+//                                   click; Enter or change for a field; data-command-on), with
+//                                   data-command-body, -args ("id", "from=index") and -value.
+//   data-list="items"               a collection, one <template> per element keyed by data-list-key
+//                                   (binder/scope.js).
+//   data-include="template-id"      (in templates) replaced by that template's content (templates.js).
 //
 // A Binder ties one DOM subtree to the view model at one path: it GETs the snapshot, follows the
 // event stream (binder/stream.js), ignores snapshots older than the last one applied, renders
-// them through the scope of the root (binder/scope.js, which uses binder/renderers.js and
-// binder/input.js), writes inputs through one coalescing writer per view model
-// (binder/writer.js), executes commands, reports command errors through a toast callback and
-// hands `navigate` URLs to the router.
-//
-// After the server was away (binder/writer.js recovers unsent edits), a snapshot whose version is
-// lower than the one shown means the server no longer knows this session: the versions of a
-// session only grow, and survive a restart. If the user typed here, the binder stops, keeps what
-// they typed and asks what to do (binder/forgotten.js); otherwise the screen quietly starts over.
+// them through the scope of the root (binder/scope.js), writes inputs through one coalescing
+// writer per view model (binder/writer.js), runs the commands pressed (binder/command-queue.js:
+// after the write on its way, if any), reports command errors (binder/command-errors.js), asks
+// about someone else's change of a field being edited (binder/online-conflicts.js), checks the
+// view after the server was away (binder/resume.js) and hands `navigate` URLs to the router.
 
 import * as api from './api.js';
-import { Conflict } from './binder/conflict.js';
-import { askToStartAgain } from './binder/forgotten.js';
-import { EventStream } from './binder/stream.js';
-import { findByPath, same } from './binder/members.js';
+import { commandErrors } from './binder/command-errors.js';
+import { CommandQueue } from './binder/command-queue.js';
+import { same } from './binder/members.js';
+import { onlineConflicts } from './binder/online-conflicts.js';
 import { restoreUnsent, sendCommand } from './binder/outbox.js';
+import { resuming } from './binder/resume.js';
 import { Scope } from './binder/scope.js';
+import { EventStream } from './binder/stream.js';
 import { InputWriter } from './binder/writer.js';
-
-/** How often an answer older than what the page has seen is asked again (see Binder.refresh). */
-const STALE_ASKS = 4;
-/** The first pause before asking again; each next one is this much longer (2.5 s in all). */
-const STALE_PAUSE_MS = 250;
 
 /**
  * Binds one DOM subtree to the view model at `path`.
@@ -65,12 +52,13 @@ export class Binder {
     this.version = -1;
     this.stopped = false;
     this.writers = new Map();
-    this.localBusy = new Set(); // command elements whose POST is in flight
+    this.localBusy = new Set(); // command controls pressed and not answered yet (waiting or in flight)
     this.errorToasts = 0;
     this.listeners = new Set(options.onSnapshot ? [options.onSnapshot] : []);
     this.eventListeners = new Map(); // event name -> Set of listeners (binder/stream.js EXTRA_EVENTS)
     this.refreshing = new Map(); // path -> the GET in flight, shared (one new session, not several)
     this.forgotten = null;       // the fresh snapshot while the user decides how to start again
+    this.commandQueue = new CommandQueue(this);
     this.stream = this.newStream();
     this.scope = new Scope(this, root);
     // Where the user's edits of the focused control began (see askAboutChanges).
@@ -98,10 +86,14 @@ export class Binder {
     });
   }
 
+  /** The input writer of the view model at `path` (this one's, or a list item's), made on first use. */
   writerFor(path) {
     if (!this.writers.has(path)) this.writers.set(path, new InputWriter(this, path));
     return this.writers.get(path);
   }
+
+  /** A writer's unsent edits changed (binder/writer-keeping.js): presses may wait for it. */
+  writesChanged(writer) { this.commandQueue.writesChanged(writer); }
 
   onSnapshot(listener) { this.listeners.add(listener); return () => this.listeners.delete(listener); }
 
@@ -131,6 +123,7 @@ export class Binder {
 
   stop() {
     this.stopped = true;
+    this.commandQueue.stop();
     this.stream.close();
     for (const w of this.writers.values()) w.flushOnExit();
     this.root.removeEventListener('focusin', this.onFocusIn);
@@ -146,100 +139,6 @@ export class Binder {
 
   /** Closes the event stream as if the network dropped it; it reconnects (the tests' debug hook). */
   dropStream() { this.stream.drop(); }
-
-  /**
-   * Before the stream reopens: check the view. A 404 (e.g. the session expired and took the child
-   * view with it) is final; a network error means try again later.
-   */
-  async check() {
-    if (this.stopped) return 'stop';
-    try {
-      const snapshot = await this.refresh();
-      if (!snapshot) return 'stop'; // the user is asked first; startAgain() opens a new stream
-      // A lower version with nothing typed here: the session is new; start over quietly.
-      this.receive(snapshot, { origin: 'resync', force: snapshot.version < this.version });
-      return 'open';
-    } catch (err) {
-      // Gone, or no longer for this user (signed out elsewhere: 401; another user: 403).
-      if (err instanceof api.ProblemError && [401, 403, 404].includes(err.status)) {
-        this.fail(err);
-        return 'stop';
-      }
-      return err instanceof api.ProblemError ? 'open' : 'retry';
-    }
-  }
-
-  /**
-   * The current snapshot of `path` after the server was away, or null when the server forgot the
-   * session and the user has to choose how to start again. Concurrent calls share one GET (a
-   * caller who knows a newer version than an open GET was sent with asks anew).
-   *
-   * An answer older than a version this page has seen is not at once taken for a forgotten
-   * session: it may have crossed a newer version (a command's answer) or come from a node that has
-   * not caught up yet (several nodes behind a proxy). It is asked again, STALE_ASKS times with
-   * growing pauses; only an answer still older than what the page knew when it asked means the
-   * server started the session over.
-   */
-  async refresh(path = this.path) {
-    for (let attempt = 0; ; attempt += 1) {
-      if (this.forgotten) return null;
-      const known = path === this.path ? this.version : -1;
-      let asked = this.refreshing.get(path);
-      if (!asked || asked.known < known) {
-        const entry = { known, answer: null };
-        entry.answer = api.getSnapshot(path).finally(() => {
-          if (this.refreshing.get(path) === entry) this.refreshing.delete(path);
-        });
-        this.refreshing.set(path, entry);
-        asked = entry;
-      }
-      const snapshot = await asked.answer;
-      if (this.forgotten) return null;
-      const newest = path === this.path ? Math.max(asked.known, this.version) : -1;
-      if (newest < 0 || !(snapshot.version < newest)) return snapshot;
-      if (attempt < STALE_ASKS) {
-        await new Promise((resolve) => { setTimeout(resolve, STALE_PAUSE_MS * (attempt + 1)); });
-        continue;
-      }
-      if (!(snapshot.version < asked.known)) return snapshot;
-      const typed = this.scope.allInputs().some((b) => b.editSeq > 0);
-      if (!typed) return snapshot;
-      this.forget(snapshot);
-      return null;
-    }
-  }
-
-  /** The server forgot the session: keep the page as the user left it and ask. */
-  forget(snapshot) {
-    this.forgotten = snapshot;
-    this.stream.close();
-    for (const w of this.writers.values()) clearTimeout(w.retryTimer);
-    askToStartAgain(this.root, {
-      keep: () => this.startAgain({ keepTyped: true }),
-      fresh: () => this.startAgain({ keepTyped: false }),
-    });
-    if (this.options.forgotten) this.options.forgotten();
-  }
-
-  /**
-   * Starts again on the server's fresh view model; with keepTyped, what the user typed on this
-   * screen (every control they edited) is written to it, so nothing typed is lost.
-   */
-  startAgain({ keepTyped }) {
-    const snapshot = this.forgotten;
-    if (!snapshot || this.stopped) return;
-    const inputs = snapshot.inputs || {};
-    const typed = keepTyped
-      ? this.scope.allInputs().filter((b) => b.editSeq > 0 && b.readValue() !== undefined && !same(b.readValue(), inputs[b.name]))
-      : [];
-    for (const w of this.writers.values()) w.reset();
-    for (const b of this.scope.allInputs()) { b.settle(); b.base = undefined; }
-    this.forgotten = null;
-    for (const b of typed) b.edited(); // dirty again, so the fresh snapshot won't overwrite them
-    this.receive(snapshot, { origin: 'resync', force: true });
-    this.stream = this.newStream();
-    this.stream.open();
-  }
 
   /** Re-reads the snapshot (after a refused write or a failed command). */
   async resync() {
@@ -278,32 +177,6 @@ export class Binder {
     this.reportCommandErrors(previous, snapshot);
     for (const listener of this.listeners) listener(snapshot, previous);
     return true;
-  }
-
-  // The seed shows a command's error in an alert. One failure, one message: a screen that shows
-  // errors in a banner (data-output-as="error") gets its banner back (it may have been put away
-  // with OK); any other screen gets a non-blocking toast. It happens when an error appears or
-  // changes, or when an execution ends with an error again.
-  reportCommandErrors(previous, snapshot) {
-    if (!previous) return; // an old error on first display is shown by the screen's banner
-    for (const [name, state] of Object.entries(snapshot.commands || {})) {
-      if (!state || !state.error) continue;
-      const before = previous.commands && previous.commands[name];
-      const changed = !before || !same(before.error, state.error);
-      const finishedAgain = before && before.executing && !state.executing;
-      if (changed || finishedAgain) this.reportError(state.error, name);
-    }
-  }
-
-  /** Shows one failure once: in the screen's error banner if it has one set, else as a toast. */
-  reportError(err, command) {
-    this.errorToasts += 1;
-    const banners = this.root.querySelectorAll('[data-output-as="error"][data-has-error]');
-    if (banners.length) {
-      for (const banner of banners) { banner.hidden = false; delete banner.dataset.dismissed; }
-      return;
-    }
-    this.notify({ title: 'Error', message: api.describeError(err), details: api.problemDetails(err), command });
   }
 
   /**
@@ -345,41 +218,11 @@ export class Binder {
     }
   }
 
-  /**
-   * Online conflicts of plain (whole-value) inputs: the user is editing the focused control (of the
-   * focused page; edited it since it got focus, or has an edit unsent) and `snapshot` brings another value for it that
-   * is not one this client sent (someone else's). Rather than replace their text or overwrite the
-   * other one's, both are shown and the user chooses (binder/conflict.js, as after an outage).
-   * Collaborative inputs (listed in `texts`) merge instead (binder/collab.js).
-   */
-  askAboutChanges(snapshot) {
-    // A tab in the background: nobody is editing there now.
-    if (!document.hasFocus() || document.visibilityState !== 'visible') return;
-    const b = this.bindingOf(document.activeElement);
-    if (!b || b.collab) return;
-    const edited = b.dirty || b.editSeq > (b.focusSeq ?? b.editSeq);
-    if (!edited) return;
-    const path = b.scope.path.replace(/^\/+/, '');
-    const source = path === this.path ? snapshot : findByPath(snapshot, path);
-    if (!source || (source.texts && b.name in source.texts)) return;
-    const theirs = source.inputs ? source.inputs[b.name] : undefined;
-    const mine = b.readValue();
-    if (theirs === undefined || mine === undefined || same(theirs, mine) || b.agreesWith(theirs)) return;
-    // Our own write of this field is on its way: its answer decides; a later change comes here again.
-    if (b.sending && b.sending.length) return;
-    const writer = this.writerFor(path);
-    const open = writer.conflicts.get(b.name);
-    if (open) { open.update(theirs); return; }
-    writer.pending.delete(b.name); // held back until the user chooses
-    b.editSeq += 1; // dirty: this snapshot does not replace what they typed
-    const entry = { binding: b, value: mine, seq: b.editSeq };
-    const settled = () => { b.focusSeq = b.editSeq; };
-    writer.conflicts.set(b.name, new Conflict(entry, theirs, {
-      keep: () => { writer.keepMine(b.name); settled(); },
-      take: () => { writer.takeTheirs(b.name); settled(); },
-      online: true,
-    }));
-  }
-
+  /** Renders the last snapshot again (a control's state changed here, not on the server). */
   repaint() { if (this.snapshot && !this.stopped) this.scope.render(this.snapshot, this.snapshot); }
+
+  /** Shows again whether each command's control can be pressed (a write started or ended). */
+  renderCommands() { if (this.snapshot && !this.stopped) this.scope.renderCommands(this.snapshot); }
 }
+
+Object.assign(Binder.prototype, resuming, commandErrors, onlineConflicts);

@@ -1,7 +1,7 @@
 // conflict.js — one field whose unsent edit met another change of the same field on the server
 // (made while this page could not reach it). Both values are shown under the control, and the
 // user chooses: nothing they typed is dropped without their say. Template: tpl-conflict.
-// The same question comes while online (binder.js askAboutChanges) when someone else changes a
+// The same question comes while online (binder/online-conflicts.js) when someone else changes a
 // plain field the user is editing; then it says so instead of "while yours was waiting".
 
 import { instantiate } from '../templates.js';

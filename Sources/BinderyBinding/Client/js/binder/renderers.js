@@ -2,7 +2,12 @@
 //
 //   text (default; src for <img>) | hidden | shown | color (data-color, see paint) | src | runs (rich text) | busy
 //   (aria-busy) | valid (aria-invalid) | error ({message, code}, hidden when null) | options
-//   (<select> from [{id, name}]) | @attribute (sets that attribute, removes it on null/false).
+//   (<select> from [{id, name}]) | @attribute (sets that attribute, removes it on null/false; an
+//   aria-* attribute says "true" or "false" for a boolean, as ARIA wants) | .property (sets that
+//   DOM property: .checked, .value, .hidden, .disabled and a few more, PROPERTIES below).
+//
+// An attribute is what the page was loaded with; a property is what the element does now: a
+// checkbox the user clicked no longer follows its `checked` attribute, but always its property.
 
 import { UPSTREAM_PLAIN, errorFacts, isUpstreamError } from '../api.js';
 
@@ -61,7 +66,7 @@ const RENDERERS = {
   // An error object {message, code, origin, ...}: a plain sentence — the element's
   // data-error-message ("The places could not be loaded."), else a general one for an upstream
   // failure, else the error's message — with the code and the upstream's own words in a "Details"
-  // disclosure, and OK to put it away (binder.js shows it again when the command fails again).
+  // disclosure, and OK to put it away (binder/command-errors.js shows it again when the command fails again).
   // The element hides while there is none; data-has-error says one is set, shown or not, and
   // data-dismissed that the user put it away (the screen's empty state shows instead).
   error(el, v) {
@@ -100,12 +105,35 @@ const RENDERERS = {
   },
 };
 
+// The DOM properties an output may set (`.name`): booleans, and the value of a field. No other
+// (an output must never set innerHTML).
+const PROPERTIES = {
+  checked: Boolean,
+  indeterminate: Boolean,
+  selected: Boolean,
+  open: Boolean,
+  hidden: Boolean,
+  disabled: Boolean,
+  readOnly: Boolean,
+  required: Boolean,
+  value: (v) => (v == null ? '' : String(v)),
+};
+
 /** Shows value on el as the given kind. */
 export function renderOutput(el, kind, value) {
   if (kind.startsWith('@')) {
     const attr = kind.slice(1);
-    if (value == null || value === false) el.removeAttribute(attr);
-    else el.setAttribute(attr, value === true ? '' : String(value));
+    if (value == null || (value === false && !attr.startsWith('aria-'))) el.removeAttribute(attr);
+    else if (typeof value === 'boolean') el.setAttribute(attr, attr.startsWith('aria-') ? String(value) : '');
+    else el.setAttribute(attr, String(value));
+    return;
+  }
+  if (kind.startsWith('.')) {
+    const name = kind.slice(1);
+    const coerce = PROPERTIES[name];
+    if (!coerce) { console.warn(`binder: the output property "${name}" is not one an output may set`, el); return; }
+    const next = coerce(value);
+    if (el[name] !== next) el[name] = next;
     return;
   }
   const render = RENDERERS[kind];

@@ -4,9 +4,17 @@
 // A scope renders from a "source": the view snapshot, or one list item (a child snapshot or a
 // plain object). Descendants of a data-list element belong to the list's items, not to the scope
 // around it. Commands found in an item run on the item's own view model when it has that command,
-// otherwise on the view model that owns the list (e.g. list's select with {"id": item.id}).
+// otherwise on the view model that owns the list (e.g. list's select with {"id": item.id}); an
+// item's control can send its own value with the item's key (binder/command-control.js: an item
+// edited in place).
+//
+// An output renders when its value changed; a property output (".checked") also whenever the
+// element's property no longer shows the data (the user clicked the checkbox), except while the
+// element's own command is on its way, and `.value` not into the focused control (what the user
+// types there stays until they leave it).
 
 import { instantiate } from '../templates.js';
+import { renderCommand, wireCommand } from './command-control.js';
 import { InputBinding } from './input.js';
 import { lookup, same } from './members.js';
 import { renderOutput } from './renderers.js';
@@ -48,36 +56,18 @@ export class Scope {
     const b = compile(root);
     this.outputs = b.outputs;
     this.inputs = b.inputs.map((el) => new InputBinding(binder, el, this));
-    this.commands = b.commands.map((el) => this.wireCommand(el));
+    this.commands = b.commands.map((el) => wireCommand(this, el));
     this.lists = b.lists.map((el) => new ListBinding(binder, el));
   }
 
   /** Path of the view model a member of this scope belongs to. */
   get path() { return (this.source && this.source.path) || this.binder.path; }
 
-  wireCommand(el) {
-    const name = el.dataset.command;
-    const onClick = (event) => {
-      event.preventDefault();
-      if (el.disabled || el.getAttribute('aria-disabled') === 'true') return;
-      let body = el.dataset.commandBody ? JSON.parse(el.dataset.commandBody) : undefined;
-      if (el.dataset.commandArgs) {
-        body = body || {};
-        for (const arg of el.dataset.commandArgs.trim().split(/\s+/)) body[arg] = lookup(this.source, arg);
-      }
-      const own = this.source && this.source.commands && this.source.commands[name];
-      this.binder.execute(name, body, { path: own ? this.path : this.binder.path, element: el });
-    };
-    el.addEventListener('click', onClick);
-    // Unavailable until a snapshot says it is enabled: no button works before its state is known.
-    if ('disabled' in el && el.tagName !== 'A') el.disabled = true; else el.setAttribute('aria-disabled', 'true');
-    return { el, name };
-  }
-
   render(source, rootSnapshot) {
     this.source = source;
     for (const o of this.outputs) {
       const value = lookup(source, o.member);
+      if (o.kind.startsWith('.')) { this.renderProperty(o, value); continue; }
       if (o.initialised && same(o.last, value)) continue;
       o.last = value;
       o.initialised = true;
@@ -85,29 +75,29 @@ export class Scope {
     }
     for (const list of this.lists) list.render(lookup(source, list.member), rootSnapshot);
     for (const input of this.inputs) input.render(source);
-    for (const c of this.commands) this.renderCommand(c, source, rootSnapshot);
+    for (const c of this.commands) renderCommand(this, c, rootSnapshot);
   }
 
-  renderCommand({ el, name }, source, rootSnapshot) {
-    const own = source && source.commands && source.commands[name];
-    const state = own || (rootSnapshot.commands && rootSnapshot.commands[name]);
-    const busy = Boolean(state && state.executing) || this.binder.localBusy.has(el);
-    const enabled = Boolean(state && state.enabled) && !busy;
-    if ('disabled' in el && el.tagName !== 'A') {
-      // A focused control that becomes unavailable (its own command runs) stays focusable, so
-      // keyboard and screen-reader users keep their place; it is really disabled once they move on.
-      const keepFocus = !enabled && document.activeElement === el;
-      el.disabled = !enabled && !keepFocus;
-      if (keepFocus) {
-        el.setAttribute('aria-disabled', 'true');
-        el.addEventListener('blur', () => this.renderCommand({ el, name }, this.source, this.binder.snapshot || rootSnapshot), { once: true });
-      } else {
-        el.removeAttribute('aria-disabled');
+  /** A property output (see above); `.value` held back in a focused control is shown once it is left. */
+  renderProperty(o, value) {
+    if (this.binder.localBusy.has(o.el)) return;
+    if (o.kind === '.value' && document.activeElement === o.el) {
+      if (!o.waitsForBlur) {
+        o.waitsForBlur = true;
+        o.el.addEventListener('blur', () => {
+          o.waitsForBlur = false;
+          if (!this.binder.localBusy.has(o.el)) renderOutput(o.el, o.kind, lookup(this.source, o.member));
+        }, { once: true });
       }
-    } else {
-      el.setAttribute('aria-disabled', String(!enabled));
+      return;
     }
-    el.setAttribute('aria-busy', String(busy));
+    renderOutput(o.el, o.kind, value);
+  }
+
+  /** Shows again whether each command of this scope (and of its lists' items) can be pressed. */
+  renderCommands(rootSnapshot) {
+    for (const c of this.commands) renderCommand(this, c, rootSnapshot);
+    for (const list of this.lists) for (const entry of list.items.values()) entry.scope.renderCommands(rootSnapshot);
   }
 
   /** The input bindings of this scope and of every list item inside it. */
@@ -118,6 +108,7 @@ export class Scope {
   dispose() {
     for (const list of this.lists) list.dispose();
     for (const input of this.inputs) input.dispose();
+    for (const command of this.commands) command.dispose();
   }
 }
 

@@ -1,38 +1,28 @@
 // writer.js — the coalescing writer of one view model's inputs (PATCH with a JSON merge patch).
-// One request in flight; edits made meanwhile coalesce into the next request. A refusal (4xx)
-// that names one of the written fields (a 422's `field`) is said at that field and keeps what the
-// user typed there (it is sent again once they edit it); the other fields of the refused request
-// are sent again without it. Any other refusal drops the edits and re-reads the server's truth.
+// One request in flight; edits made meanwhile coalesce into the next request.
 //
 // Safe retries: each request carries an Idempotency-Key, fresh for each new write. A request that
 // gets no answer (the network failed, or 502, 503, 504: api.noAnswer) may or may not have been
 // applied, so it is kept as it is (`unanswered`) and sent again with the same key, the same body
 // and the same If-Match, with the jittered back-off, until an answer comes (the server answers a
-// repeat with its first answer and applies nothing again; a 409 with Retry-After says the first
-// still runs: asked again after that delay). What is typed meanwhile is never added to it: it
-// waits in `pending` and goes as a new write with a new key once the request is answered.
+// repeat with its first answer and applies nothing again). What is typed meanwhile is never added
+// to it: it waits in `pending` and goes as a new write with a new key once the request is answered.
 //
-// Recovery without loss: before sending the unanswered request again the writer reads the current
-// snapshot. Each unsent edit whose field the server did not change meanwhile (it still holds
-// InputBinding's `base`, or a value we sent without hearing back) is ours to send. When someone
-// else changed a field the unanswered request writes, it is not sent again (if it never arrived it
-// would overwrite their change): its key is given up and its edits are judged with the others. An
-// edit whose field someone else changed is a conflict: both values are shown next to the control
-// and the user chooses (binder/conflict.js); typing on settles it. Edits sent after a recovery
-// carry If-Match on the version read (412: another write came first, read again).
-//
-// Unsent edits are kept in sessionStorage (binder/outbox.js; a password as its length only), so a
-// reload or leaving the screen loses nothing; they come back through restore(). While a command
-// waits for the server, what is typed goes in `later` and is sent after it (hold()). The save
-// state in the header says "Saving…", "Saved" or "Offline — will send" (save-state.js).
+// The writer's other ideas live beside it and are mixed into its prototype: what a refusal means
+// (binder/writer-refusals.js), recovery without loss after an outage and the conflicts it finds
+// (binder/writer-recovery.js), unsent edits kept across a reload or a screen left
+// (binder/writer-keeping.js). While a command waits for the server, what is typed goes in `later`
+// and is sent after it (hold()). The save state in the header says "Saving…", "Saved" or
+// "Offline — will send" (save-state.js); the binder hears of each change (Binder.writesChanged: a
+// command pressed now waits for the write, binder/command-queue.js).
 
 import * as api from '../api.js';
 import { Backoff } from '../backoff.js';
-import { same } from './members.js';
-import { Conflict } from './conflict.js';
-import { showFieldError } from '../field-error.js';
-import { editId, forgetEdits, keepEdits, noteRetype, storedEdit } from './outbox.js';
 import { track } from '../save-state.js';
+import { editId, forgetEdits } from './outbox.js';
+import { keeping } from './writer-keeping.js';
+import { recovery } from './writer-recovery.js';
+import { refusals } from './writer-refusals.js';
 
 const idsOf = (entries) => new Set([...entries.values()].map((e) => e.id));
 const bodyOf = (entries) => Object.fromEntries([...entries].map(([name, e]) => [name, e.value]));
@@ -83,24 +73,9 @@ export class InputWriter {
     if (!this.retryTimer) this.send();
   }
 
-  /** The unsent edits changed: kept in sessionStorage (binder/outbox.js), the save state told. */
-  changed() {
-    if (this.exited) return;
-    const edits = { ...this.orphans };
-    const keep = (entries) => { for (const [name, e] of entries) edits[name] = storedEdit(e); };
-    if (this.flying) keep(this.flying);
-    if (this.unanswered) keep(this.unanswered.batch);
-    keep(this.held);
-    keep([...this.conflicts].map(([name, conflict]) => [name, conflict.entry]));
-    keep(this.pending);
-    const later = {};
-    for (const [name, e] of this.later) later[name] = storedEdit(e);
-    keepEdits(this.path, edits, later);
-  }
-
   send() {
     if (this.inflight || this.binder.stopped || this.binder.forgotten) return this.inflight;
-    for (const name of this.conflicts.keys()) this.withdraw(name); // asked about online (binder.js)
+    for (const name of this.conflicts.keys()) this.withdraw(name); // asked about online (binder/online-conflicts.js)
     if (!this.unanswered && this.pending.size === 0) return this.inflight;
     this.stopTimer();
     const unanswered = this.unanswered;
@@ -129,7 +104,7 @@ export class InputWriter {
   async attempt(request) {
     const { batch } = request;
     this.flying = batch;
-    // Values on their way: a snapshot showing one of them is ours, not someone else's (binder.js).
+    // Values on their way: a snapshot showing one of them is ours, not someone else's (binder/online-conflicts.js).
     for (const e of batch.values()) (e.binding.sending ||= []).push(e.value);
     try {
       const snapshot = await api.patchInputs(this.path, request.body, { ifMatch: request.ifMatch, key: request.key });
@@ -139,7 +114,7 @@ export class InputWriter {
       this.recovering = false;
       this.saved = true;
       for (const e of batch.values()) e.binding.acknowledged(e.value, e.seq);
-      this.unsending(batch); // answered: what the snapshot shows now is judged (binder.js)
+      this.unsending(batch); // answered: what the snapshot shows now is judged (binder/online-conflicts.js)
       if (this.exited) forgetEdits(this.path, idsOf(batch));
       this.binder.receive(snapshot, { origin: 'write', path: this.path });
       return snapshot;
@@ -152,144 +127,12 @@ export class InputWriter {
     }
   }
 
-  failed(err, request) {
-    const { batch } = request;
-    if (api.noAnswer(err)) {
-      // No answer: the server may or may not hold these values. The same request goes again
-      // (same key and body), after a look at the snapshot (recover).
-      for (const e of batch.values()) if (!e.binding.unconfirmed.some((v) => same(v, e.value))) e.binding.unconfirmed.push(e.value);
-      this.unanswered = Object.assign(request, { check: true });
-      this.recovering = true;
-      this.waiting = true;
-      this.retryLater(err);
-      return;
-    }
-    this.waiting = false;
-    if (api.stillRunning(err)) {
-      // The first request with this key still runs (elsewhere): asked again, as it is, when it says.
-      this.unanswered = Object.assign(request, { check: false });
-      this.retryLater(err);
-      return;
-    }
-    if (this.unanswered === request) this.unanswered = null;
-    if (err instanceof api.ProblemError && err.status === 412) {
-      // Another write came first: read again and decide field by field.
-      this.putBack(batch);
-      this.recovering = true;
-    } else if (this.refusedAtField(err, batch)) {
-      // Said at the field, the user's text kept; the rest goes again.
-    } else if (err instanceof api.ProblemError && (err.status === 404 || err.status === 409)) {
-      // Not writable now (the record was deleted, the view is gone): what the user typed stays
-      // in the fields, unsent (dirty, so no snapshot replaces it). It goes again when they edit
-      // the field or when retryHeld() is called (the record came back).
-      for (const [name, e] of batch) this.held.set(name, e);
-      this.binder.notify({ title: 'Not saved', message: 'This can’t be saved right now: what you typed stays in the field.', details: api.problemDetails(err) });
-    } else if (err instanceof api.ProblemError && err.status < 500) {
-      // Refused (422 wrong type, ...): drop these edits and show the server's truth. Not signed
-      // in (any more, 401): the page asks to sign in instead (app.js).
-      for (const e of batch.values()) e.binding.ackSeq = Math.max(e.binding.ackSeq, e.seq);
-      if (api.signInRequired(err) && this.binder.options.signIn) this.binder.options.signIn(err);
-      else this.binder.notify({ title: 'Input refused', message: api.describeError(err), details: api.problemDetails(err) });
-      this.binder.resync();
-    } else {
-      // The server failed (500): that answer is final for this key. The edits are kept and
-      // judged again later, as a new write.
-      for (const e of batch.values()) e.binding.unconfirmed.push(e.value);
-      this.putBack(batch);
-      this.recovering = true;
-      this.waiting = true;
-      this.retryLater(err);
-    }
-  }
-
   /** The values of `batch` are no longer on their way. */
   unsending(batch) {
     for (const e of batch.values()) {
       const i = e.binding.sending ? e.binding.sending.indexOf(e.value) : -1;
       if (i >= 0) e.binding.sending.splice(i, 1);
     }
-  }
-
-  /** Sends again what was refused as not writable (binder: after the record was restored). */
-  retryHeld() {
-    if (this.held.size === 0) return;
-    for (const [name, e] of this.held) if (!this.pending.has(name)) this.pending.set(name, e);
-    this.held.clear();
-    this.send();
-  }
-
-  /**
-   * A 4xx whose problem names one field of `batch` that has a control with an id: the error goes
-   * under that control, whose edit stays unsent (dirty: no snapshot overwrites it) until the user
-   * edits it again; the batch's other edits are put back to be sent. Answers whether it was so.
-   */
-  refusedAtField(err, batch) {
-    if (!(err instanceof api.ProblemError) || err.status >= 500 || err.status === 412) return false;
-    const name = err.problem && err.problem.field;
-    const entry = name && batch.get(name);
-    if (!entry || !entry.binding.el.id) return false;
-    showFieldError(entry.binding.el, api.describeError(err).replace(/^That value is not accepted: /, 'Not accepted: '));
-    batch.delete(name);
-    this.putBack(batch);
-    if (this.pending.size) this.retryLater();
-    return true;
-  }
-
-  /**
-   * Reads the server's current values, then sends again the unanswered request (unless someone
-   * else changed one of its fields) and what is still ours to send (see above).
-   */
-  async recover() {
-    let snapshot;
-    try {
-      snapshot = await this.binder.refresh(this.path);
-    } catch (err) {
-      if (err instanceof api.ProblemError && !api.noAnswer(err) && err.status < 500) {
-        // The view is gone: what got no answer is written anew (and refused or held).
-        if (this.unanswered) { this.putBack(this.unanswered.batch); this.unanswered = null; }
-        this.recovering = false;
-        this.waiting = false;
-        return;
-      }
-      this.waiting = true;
-      this.retryLater(err);
-      return;
-    }
-    this.waiting = false;
-    if (!snapshot) return; // the server forgot the session: the binder asks the user (binder.js)
-    const inputs = snapshot.inputs || {};
-    const theirs = (name, e) => !same(inputs[name], e.value) && !e.binding.agreesWith(inputs[name]);
-    const unanswered = this.unanswered;
-    const changed = unanswered && [...unanswered.batch].find(([name, e]) => theirs(name, e));
-    // Someone else changed a field it writes: not sent again blindly (see withdraw()).
-    if (changed) this.withdraw(changed[0], { keep: true });
-    for (const [name, e] of [...this.pending]) {
-      const value = inputs[name];
-      // Its field is written by the request sent again first: this one goes after it, whatever.
-      const behind = this.unanswered && this.unanswered.batch.has(name);
-      if (same(value, e.value) && !behind) {
-        this.pending.delete(name); // it got there before the connection dropped
-        e.binding.acknowledged(e.value, e.seq);
-      } else if (theirs(name, e)) {
-        this.pending.delete(name);
-        const open = this.conflicts.get(name);
-        if (open) { open.update(value); continue; } // asked already (online, binder.js)
-        this.conflicts.set(name, new Conflict(e, value, {
-          keep: () => this.keepMine(name),
-          take: () => this.takeTheirs(name),
-        }));
-      }
-    }
-    this.binder.receive(snapshot, { origin: 'resync', path: this.path });
-    let version = snapshot.version;
-    if (this.unanswered) {
-      const answer = await this.attempt(this.unanswered);
-      if (!answer) return;
-      // A replayed answer is older than what was read; a fresh one newer: If-Match the later.
-      if (typeof answer.version === 'number') version = Math.max(version, answer.version);
-    }
-    if (this.pending.size === 0) { this.recovering = false; return; }
-    await this.write({ ifMatch: version });
   }
 
   /** The next attempt after the back-off (or the Retry-After asked), sooner when the server is back. */
@@ -315,23 +158,6 @@ export class InputWriter {
   }
 
   /**
-   * The unanswered request is not sent again once a field it writes met someone else's change
-   * (a conflict) or was settled by the user: if it never arrived it would overwrite what they
-   * chose. Its key is given up; its other edits (and with `keep`, this one too: to be judged)
-   * go back to pending, to be sent as a new write after a look at the snapshot.
-   */
-  withdraw(name, { keep = false } = {}) {
-    const unanswered = this.unanswered;
-    if (!unanswered || !unanswered.batch.has(name)) return;
-    this.unanswered = null;
-    for (const [n, e] of unanswered.batch) {
-      if ((n === name && !keep) || this.pending.has(n) || this.conflicts.has(n)) continue;
-      this.pending.set(n, e);
-      this.recovering = true;
-    }
-  }
-
-  /**
    * A command waits for the server (binder/outbox.js): what is typed from now on is sent after
    * it. Answers the function that lets it go, given the command's answer (a snapshot) if any:
    * what the command did to a field typed after it is ours, not someone else's change.
@@ -351,69 +177,6 @@ export class InputWriter {
       this.changed();
       if (!this.retryTimer) this.send();
     };
-  }
-
-  /**
-   * Puts edits kept in sessionStorage before a reload back in their controls (`bindings`), unsent:
-   * they are sent as after an outage (recover). A password's text was not kept: its field says
-   * it must be typed again (binder/outbox.js).
-   */
-  restore({ edits = {}, later = {} }, bindings) {
-    const byName = new Map(bindings.map((b) => [b.name, b]));
-    let any = false;
-    for (const [part, kept] of [['pending', edits], ['later', later]]) {
-      for (const [name, stored] of Object.entries(kept)) {
-        const binding = byName.get(name);
-        if (!binding || stored.secret) {
-          this.orphans[name] = stored; // kept as it is (a password: until it is typed again)
-          if (binding && stored.secret && !binding.dirty) noteRetype(binding.el, stored.length);
-          continue;
-        }
-        if (binding.dirty) continue; // typed here already: that is newer
-        const seq = binding.restore(stored.value, stored);
-        const entry = { binding, value: stored.value, seq, id: stored.id || editId() };
-        (part === 'later' && this.holds > 0 ? this.later : this.pending).set(name, entry);
-        any = true;
-      }
-    }
-    if (any) this.recovering = true;
-    this.changed();
-    if (any && !this.retryTimer) this.send();
-  }
-
-  /** "Keep mine": the user has seen the server's value; theirs becomes the base, ours is sent. */
-  keepMine(name) {
-    const conflict = this.conflicts.get(name);
-    if (!conflict) return;
-    this.conflicts.delete(name);
-    conflict.dismiss();
-    this.withdraw(name);
-    conflict.entry.binding.base = conflict.theirs;
-    if (!this.pending.has(name)) this.pending.set(name, conflict.entry);
-    this.recovering = true;
-    this.send();
-  }
-
-  /** "Use the server's": the unsent edit is given up and the control shows the server's value. */
-  takeTheirs(name) {
-    const conflict = this.conflicts.get(name);
-    if (!conflict) return;
-    this.conflicts.delete(name);
-    conflict.dismiss();
-    this.withdraw(name);
-    conflict.entry.binding.settle();
-    this.binder.repaint();
-    this.changed();
-    if (this.pending.size && !this.retryTimer) this.send();
-  }
-
-  /** A new keystroke in a field in conflict: the user's new text wins, the question goes away. */
-  settleConflict(name) {
-    const conflict = this.conflicts.get(name);
-    if (!conflict) return;
-    this.conflicts.delete(name);
-    conflict.dismiss({ keepFocus: true });
-    this.withdraw(name);
   }
 
   /** Forgets every unsent edit (the session is starting again). */
@@ -442,34 +205,6 @@ export class InputWriter {
     }
   }
 
-  /**
-   * Last chance when the screen goes: fire-and-forget with keepalive (the unanswered request with
-   * its key, the rest as a new write; one request when they share a field, so the newer value
-   * lands last). sessionStorage keeps them all until answered: a reload sends them again.
-   */
-  flushOnExit() {
-    this.stopTimer();
-    this.exited = true;
-    this.untrack();
-    // Typed after a command that still waits: kept for when the view shows again, behind it.
-    const rest = this.holds > 0 ? new Map(this.pending) : new Map([...this.pending, ...this.later]);
-    const unanswered = this.unanswered;
-    this.pending.clear();
-    this.later.clear();
-    this.unanswered = null;
-    const go = (entries, key, ifMatch = null) => {
-      if (entries.size === 0) return;
-      api.patchInputs(this.path, bodyOf(entries), { keepalive: true, key, ifMatch })
-        .then(() => forgetEdits(this.path, idsOf(entries)), () => {});
-    };
-    if (unanswered && [...rest.keys()].some((name) => unanswered.batch.has(name))) {
-      go(new Map([...unanswered.batch, ...rest]), api.idempotencyKey());
-      return;
-    }
-    if (unanswered) {
-      api.patchInputs(this.path, unanswered.body, { keepalive: true, key: unanswered.key, ifMatch: unanswered.ifMatch })
-        .then(() => forgetEdits(this.path, idsOf(unanswered.batch)), () => {});
-    }
-    go(rest, api.idempotencyKey());
-  }
 }
+
+Object.assign(InputWriter.prototype, refusals, recovery, keeping);
