@@ -15,17 +15,17 @@
 // navigation and reloads of the tab (sessionStorage).
 
 import { recent, watch } from '../trace.js';
+import { actionPanel } from './action-panel.js';
 import { renderCommands } from './commands-view.js';
-import { curlLine, outcome } from './curl.js';
 import { at, renderDiff } from './diff.js';
 import { changedMembers, filterMembers, memberName, renderJSON } from './json-view.js';
 import { LatencyLog } from './latency.js';
-import { latencySection, renderLatency, timelineNote } from './latency-view.js';
-import { parseURL, Recorder } from './recorder.js';
-import { describePath, loadCatalogue, MASK, maskBody, maskSnapshot, maskStrings, secretsOf } from './secrets.js';
+import { latencySection } from './latency-view.js';
+import { Recorder } from './recorder.js';
+import { describePath, loadCatalogue, MASK, maskSnapshot, maskStrings, secretsOf } from './secrets.js';
 import { renderStreamLog } from './stream-log.js';
-import { swiftTest } from './swift-test.js';
-import { renderTimeline, VersionHistory } from './timeline.js';
+import { timelinePanel } from './timeline-panel.js';
+import { VersionHistory } from './timeline.js';
 
 const STORAGE_KEY = 'bindery.inspector';
 const MAX_NAMED = 6; // changed members named in words; the rest are counted
@@ -245,57 +245,6 @@ export class Inspector {
     this.renderVersionTiming();
   }
 
-  /** The timeline: each version, newest first, with how long it took when this page wrote it. */
-  renderTimelineList() {
-    const history = this.history;
-    const live = this.selected == null;
-    const latest = history && history.latest();
-    const q = this.query.trim().toLowerCase();
-    const matches = (name) => !q || name.toLowerCase().includes(q);
-    const path = this.binder && this.binder.path;
-    const budgets = this.budgets();
-    const timeline = this.part('timeline');
-    this.part('live').hidden = live;
-    this.part('timeline-status').textContent = !history ? 'This screen has no view model.'
-      : live ? 'Following the live version. Choose a version to travel back to it.'
-        : `Showing version ${this.selected}, not the live one${latest ? ` (version ${latest.version})` : ''}.`;
-    if (history && history.list().length) {
-      timeline.hidden = false;
-      this.part('timeline-empty').hidden = true;
-      renderTimeline(timeline, history, {
-        selected: this.selected,
-        matches: (names) => !q || names.some(matches),
-        onSelect: (version, options) => this.select(version, options),
-        note: (version) => timelineNote(this.latency.about(path, version), budgets),
-      });
-      if (!timeline.children.length) { timeline.hidden = true; this.part('timeline-empty').hidden = false; }
-    } else {
-      timeline.replaceChildren();
-      timeline.hidden = true;
-      this.part('timeline-empty').hidden = false;
-    }
-    this.part('timeline-empty').textContent = q && history && history.list().length
-      ? `No version changed a member named like “${this.query.trim()}”.` : 'No versions yet.';
-  }
-
-  /** How long the version shown took: its phases, its time to the stream, the screen's budget. */
-  renderVersionTiming() {
-    const section = this.part('latency');
-    const path = this.binder && this.binder.path;
-    section.hidden = !path;
-    if (!path) return;
-    const latest = this.history && this.history.latest();
-    const live = this.selected == null;
-    const shown = live ? (this.binder.snapshot || (latest && latest.snapshot)) : { version: this.selected };
-    const version = shown ? shown.version : null;
-    renderLatency(section, {
-      version,
-      about: version == null ? null : this.latency.about(path, version),
-      budgets: this.budgets(),
-      writes: this.latency.writesOf(path),
-    });
-  }
-
   /** The changes from `before` to `after`, their values masked (sensitive inputs, echoed secrets). */
   maskedDiff(before, after, { names, current }) {
     const secrets = [...secretsOf(before, names), ...secretsOf(after, names), ...current];
@@ -322,95 +271,6 @@ export class Inspector {
     const path = this.binder && this.binder.path;
     renderStreamLog(this.part('stream'), path ? recent((r) => r.type === 'event' && r.path === path) : []);
   }
-
-  /** The last write the page made (on this screen's view model or any other), masked. */
-  renderAction() {
-    const last = recent((r) => r.type === 'request' && r.phase === 'answered').pop();
-    const curl = this.part('curl');
-    const where = last && parseURL(last.url);
-    const view = where ? this.viewAt(where.path) : null;
-    const secrecy = this.secrecy();
-    const known = last && (!where || view) && secrecy;
-    this.part('copy').hidden = !known;
-    curl.hidden = !known;
-    if (!last) {
-      curl.textContent = '';
-      this.part('outcome').textContent = 'No action yet: type in a field or press a button.';
-      return;
-    }
-    if (!known) {
-      curl.textContent = '';
-      this.part('outcome').textContent = 'Loading…';
-      return;
-    }
-    const names = view ? view.sensitive : [];
-    const safe = { ...last, body: maskBody(last.body, names, secrecy.current) };
-    curl.textContent = curlLine(safe, { origin: location.origin, shownVersion: this.shownAtSend.get(last.id) });
-    this.part('outcome').textContent = `${last.method} ${new URL(last.url, location.origin).pathname} · ${outcome(last)}`;
-  }
-
-  async copy() {
-    const status = this.part('copied');
-    try {
-      await navigator.clipboard.writeText(this.part('curl').textContent);
-      status.textContent = 'Copied.';
-    } catch {
-      getSelection().selectAllChildren(this.part('curl'));
-      status.textContent = 'Selected: copy it with your keyboard.';
-    }
-  }
-
-  /** The app's test fixture for the view in view: {fixture, reason}. */
-  async fixture() {
-    const view = this.binder && this.viewAt(this.binder.path);
-    if (!view) return { fixture: null, reason: this.binder ? 'Loading…' : 'This screen has no view model to test.' };
-    let module;
-    try { module = await import('./test-fixture.js'); } catch { module = {}; }
-    const info = { path: this.binder.path, name: view.name, root: view.root };
-    const fixture = view.root && typeof module.testFixture === 'function' ? module.testFixture(info) : null;
-    const reason = fixture ? null : typeof module.noFixtureReason === 'function' ? module.noFixtureReason(info)
-      : !view.root ? 'Copy as test is for a screen: a child view model is tested through its screen.'
-        : 'Copy as test needs this app to say how a test builds the view model.';
-    return { fixture, reason, view: info, sensitive: view.sensitive };
-  }
-
-  /** Whether "Copy as test" can be used here, said next to it. */
-  async renderTest() {
-    const button = this.part('copy-test');
-    const note = this.part('test-note');
-    const binder = this.binder;
-    const { fixture, reason } = await this.fixture();
-    if (binder !== this.binder) return;
-    const steps = binder ? this.recorder.stepsOf(binder.path).length : 0;
-    button.disabled = !fixture;
-    note.textContent = fixture
-      ? `Replays this page's ${steps} step${steps === 1 ? '' : 's'} on this view model (writes and commands since the page loaded) as a Swift test.`
-      : reason;
-  }
-
-  /** Writes the page's steps as a Swift test: to the clipboard, and shown below the button. */
-  async copyTest() {
-    const status = this.part('test-copied');
-    const output = this.part('test-code');
-    const binder = this.binder;
-    const { fixture, view, sensitive } = await this.fixture();
-    if (!fixture || !binder) return;
-    status.textContent = 'Writing the test…';
-    const history = this.historyOf(binder.path);
-    await history.load({ force: true });
-    const text = swiftTest({ view, fixture, steps: this.recorder.stepsOf(binder.path), history, sensitive });
-    output.value = text;
-    output.hidden = false;
-    this.part('test-code-label').hidden = false;
-    try {
-      await navigator.clipboard.writeText(text);
-      status.textContent = `Copied: ${text.split('\n').length - 1} lines of Swift.`;
-    } catch {
-      output.focus();
-      output.select();
-      let copied = false;
-      try { copied = document.execCommand('copy'); } catch { copied = false; }
-      status.textContent = copied ? `Copied: ${text.split('\n').length - 1} lines of Swift.` : 'Selected below: copy it with your keyboard.';
-    }
-  }
 }
+
+Object.assign(Inspector.prototype, timelinePanel, actionPanel);
