@@ -83,7 +83,8 @@ def _binary() -> str:
 
 class Server:
     """The binary on one port and one store file; it can be killed and started again on both,
-    so that an open page reconnects to the same address. Output: artifacts/<log_name>.log.
+    so that an open page reconnects to the same address. Output: artifacts/<log_name>.log, or
+    artifacts/<log_name>-<worker>.log in a pytest-xdist worker (each worker has servers of its own).
     `extra`: flags of its own (server_command)."""
 
     def __init__(self, binary: str, store: Path, log_name: str, extra: Sequence[str] = ()):
@@ -96,7 +97,9 @@ class Server:
     def start(self) -> None:
         (REPO / "artifacts").mkdir(exist_ok=True)
         if self.log is None:
-            self.log = open(REPO / "artifacts" / f"{self.log_name}.log", "w")
+            worker = os.environ.get("PYTEST_XDIST_WORKER")
+            name = f"{self.log_name}-{worker}" if worker else self.log_name
+            self.log = open(REPO / "artifacts" / f"{name}.log", "w")
         self.proc = subprocess.Popen(server_command(self.binary, self.port, self.store, self.extra), cwd=REPO,
                                      stdout=self.log, stderr=subprocess.STDOUT)
         _wait_until_up(self.base, self.proc)
