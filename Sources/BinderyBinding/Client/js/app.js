@@ -171,9 +171,12 @@ function render(url, restore = null) {
   // Who else is on this screen, and in which field (every screen with a view model).
   if (binder) { current.presence = new Presence(binder, root); current.presence.start(); }
   if (binder) binder.start(); else setConnection('open');
-  // Back/Forward: where the user was; otherwise focus the new screen's heading so keyboard and
-  // screen-reader users follow along.
+  // Back/Forward: where the user was; otherwise the screen's [autofocus] control (where its user
+  // starts: TodoMVC's new todo), else the new screen's heading so keyboard and screen-reader users
+  // follow along (not on the first page: the browser starts at its top).
+  const start = main.querySelector('[autofocus]');
   if (restore) restoreView(main, restore);
+  else if (start) start.focus();
   else if (!firstRender) (main.querySelector('h1') || main).focus({ preventScroll: false });
   firstRender = false;
 }

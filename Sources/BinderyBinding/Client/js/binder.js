@@ -4,13 +4,16 @@
 // "Binding attributes" says each in full):
 //
 //   data-input="phone"              two-way: the control shows the input, user edits are PATCHed
-//                                   (data-input-type="string|integer|number|boolean", else inferred).
+//                                   (data-input-type="string|integer|number|boolean", else inferred);
+//                                   data-input-hash: kept in the page's hash (binder/hash-input.js).
 //   data-output="member[:kind] …"   one-way (binder/renderers.js): text, hidden, shown, color, src,
-//                                   runs, busy, valid, error, options, @attribute, .property;
-//                                   data-output-as gives the default kind. Members may be dotted.
+//                                   runs, busy, valid, error, options, @attribute, .property,
+//                                   class.name; data-output-as gives the default kind. Members may be dotted.
 //   data-command="clear"            pressing the control executes the command (binder/command-control.js:
 //                                   click; Enter or change for a field; data-command-on), with
-//                                   data-command-body, -args ("id", "from=index") and -value.
+//                                   data-command-body, -args ("id", "from=index") and -value;
+//                                   data-command-clears empties its field at the press; data-editor
+//                                   edits an item in place, opened by data-opens-editor (binder/editor.js).
 //   data-list="items"               a collection, one <template> per element keyed by data-list-key
 //                                   (binder/scope.js).
 //   data-include="template-id"      (in templates) replaced by that template's content (templates.js).

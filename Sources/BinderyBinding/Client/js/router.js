@@ -1,7 +1,9 @@
 // router.js — client-side navigation with the History API: same-origin links, back/forward and
 // `navigate` answers change the page without a reload. The server serves index.html for every
 // screen URL, so each screen is shareable and the browser's back button works. Which screen a URL
-// shows is the route table's business (routes.js).
+// shows is the route table's business (routes.js). A move to another fragment of the page shown
+// (`#/active`: a link, Back, Forward) is the browser's own: no new render, a `hashchange` (an
+// input kept in the hash follows it, binder/hash-input.js).
 
 /**
  * What identifies the focused control across a re-render: a link's href, an element's id, or the
@@ -59,6 +61,8 @@ export function isSibling(from, to) {
 export function startRouter(render) {
   // The page is rendered after the data arrives: restoring the scroll position is ours to do.
   if ('scrollRestoration' in history) history.scrollRestoration = 'manual';
+  let shown = null; // the page rendered last: its path and query
+  const show = (url, restore) => { shown = url.pathname + url.search; render(url, restore); };
   const navigate = (url, { replace = false } = {}) => {
     const target = new URL(url, location.href);
     if (target.origin !== location.origin) { location.assign(target.href); return; }
@@ -71,7 +75,7 @@ export function startRouter(render) {
       history.replaceState({ ...(history.state || {}), scrollY: window.scrollY, focus: focusKey(document.activeElement) }, '');
       history.pushState({}, '', href);
     }
-    render(target, null);
+    show(target, null);
   };
 
   // Same-origin links navigate in-page, unless modified clicks or opted out (data-native).
@@ -82,19 +86,21 @@ export function startRouter(render) {
     if (!a || a.target || a.hasAttribute('download') || a.hasAttribute('data-native')) return;
     const url = new URL(a.href, location.href);
     if (url.origin !== location.origin || url.pathname.startsWith('/api/')) return;
+    if (url.hash && url.pathname + url.search === shown) return; // a fragment of this page
     event.preventDefault();
     navigate(url.href);
   });
 
   window.addEventListener('popstate', (event) => {
+    if (location.pathname + location.search === shown) return; // another fragment of the page shown
     const state = event.state || {};
-    render(new URL(location.href), state.scrollY != null || state.focus ? { scrollY: state.scrollY || 0, focus: state.focus } : null);
+    show(new URL(location.href), state.scrollY != null || state.focus ? { scrollY: state.scrollY || 0, focus: state.focus } : null);
   });
 
   // Normalise a trailing slash ("/form/" -> "/form") once, then render the first page.
   if (location.pathname.length > 1 && location.pathname.endsWith('/')) {
     history.replaceState({}, '', location.pathname.replace(/\/+$/, '') + location.search + location.hash);
   }
-  render(new URL(location.href), null);
+  show(new URL(location.href), null);
   return navigate;
 }

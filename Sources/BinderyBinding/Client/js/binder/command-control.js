@@ -13,14 +13,23 @@
 // member `index` as `from`); over these data-command-value="title", the control's own value (a
 // checkbox's `checked`, a number field's number, a select's value).
 //
+// A field with data-command-clears gives its text to the command and is emptied by the press, so
+// the next one can be typed at once (TodoMVC's new todo: typed, Enter, typed, Enter); its presses
+// run one after another, in order, and one that does not run puts its text back. An empty field
+// presses nothing. A field with data-editor edits its item in place (binder/editor.js): opened,
+// pressed, closed.
+//
 // Presses go to the screen's CommandQueue (binder/command-queue.js), which runs them at once or
 // after the write of their view model that is on its way. Availability: unavailable until the
-// latest snapshot says the command is enabled, and while it runs (aria-busy). While its view model
-// writes, a control its snapshot disables stays pressable (aria-disabled, not disabled: its press
-// waits for the write's answer); so does a focused control that becomes unavailable (keyboard and
-// screen-reader users keep their place). A control that is also a data-input is never disabled by
-// its command: what is typed there is the command's material.
+// latest snapshot says the command is enabled, and while it runs (aria-busy) — unless its policy
+// lets executions run side by side (`concurrent`) or wait their turn (`queue`): then only the
+// control whose press is on its way is. While its view model writes, a control its snapshot
+// disables stays pressable (aria-disabled, not disabled: its press waits for the write's answer);
+// so does a focused control that becomes unavailable (keyboard and screen-reader users keep their
+// place). A control that is also a data-input, or that clears, is never disabled by its command:
+// what is typed there is the command's material.
 
+import { Editor } from './editor.js';
 import { lookup } from './members.js';
 
 const BUTTON_TYPES = ['button', 'submit', 'reset', 'image'];
@@ -30,6 +39,12 @@ const NOT_TEXT = [...BUTTON_TYPES, 'checkbox', 'radio', 'file', 'range', 'color'
 const editable = (el) => ['SELECT', 'TEXTAREA'].includes(el.tagName) || (el.tagName === 'INPUT' && !BUTTON_TYPES.includes(el.type));
 /** Whether `el` is a one-line text field (Enter commits it). */
 const textField = (el) => el.tagName === 'INPUT' && !NOT_TEXT.includes(el.type);
+
+/** Whether a running execution keeps another press of the command from running (see above). */
+export const runsAlone = (state) => Boolean(state && state.executing) && !['concurrent', 'queue'].includes(state.policy);
+
+/** Whether the command never disables `el`: what is typed there is the command's material. */
+const typedInto = (el) => el.hasAttribute('data-input') || el.hasAttribute('data-command-clears');
 
 /** What presses `el` unless data-command-on says otherwise. */
 function defaultTriggers(el) {
@@ -81,6 +96,8 @@ export function wireCommand(scope, el) {
   const name = el.dataset.command;
   const binder = scope.binder;
   const triggers = (el.dataset.commandOn || defaultTriggers(el)).trim().split(/\s+/);
+  const clears = el.hasAttribute('data-command-clears');
+  const editor = el.hasAttribute('data-editor') ? new Editor(scope, el) : null;
   let pressedWith; // the value a text field last pressed its command with: Enter, then leaving it, is one press
   const press = (event) => {
     if (event.type === 'keydown' && (event.key !== 'Enter' || event.isComposing || event.shiftKey || event.altKey || event.ctrlKey || event.metaKey)) return;
@@ -88,19 +105,24 @@ export function wireCommand(scope, el) {
     if (event.type === 'keydown' || !editable(el)) event.preventDefault();
     const value = textField(el) ? el.value : undefined;
     if (event.type === 'change' && value !== undefined && value === pressedWith) return;
+    if (editor && editor.unchanged) { editor.close(); return; }
+    if (clears && value === '') return;
     const taken = binder.commandQueue.press({
       el, name, body: commandBody(el, scope.source), path: commandPath(scope, name),
-      state: () => commandState(scope, name),
+      state: () => commandState(scope, name), clears: clears ? value : undefined,
     });
-    if (taken) pressedWith = value;
-    else if (editable(el)) binder.repaint(); // a checkbox the user flipped shows the data again
+    if (taken) {
+      pressedWith = value;
+      if (clears) el.value = '';
+      if (editor) editor.close();
+    } else if (editable(el)) binder.repaint(); // a checkbox the user flipped shows the data again
   };
   const typing = () => { pressedWith = undefined; };
   const events = triggers.map((t) => (t === 'enter' ? 'keydown' : t));
   for (const type of events) el.addEventListener(type, press);
   if (textField(el)) el.addEventListener('input', typing);
   // Unavailable until a snapshot says it is enabled: no button works before its state is known.
-  if (!el.hasAttribute('data-input')) {
+  if (!typedInto(el)) {
     if ('disabled' in el && el.tagName !== 'A') el.disabled = true; else el.setAttribute('aria-disabled', 'true');
   }
   return {
@@ -109,6 +131,7 @@ export function wireCommand(scope, el) {
     dispose() {
       for (const type of events) el.removeEventListener(type, press);
       el.removeEventListener('input', typing);
+      if (editor) editor.dispose();
     },
   };
 }
@@ -118,10 +141,10 @@ export function renderCommand(scope, control, rootSnapshot) {
   const { el, name } = control;
   const binder = scope.binder;
   const state = commandState(scope, name, rootSnapshot);
-  const busy = Boolean(state && state.executing) || binder.localBusy.has(el);
+  const busy = runsAlone(state) || binder.localBusy.has(el);
   const enabled = Boolean(state && state.enabled) && !busy;
   el.setAttribute('aria-busy', String(busy));
-  if (el.hasAttribute('data-input')) return;
+  if (typedInto(el)) return;
   if (!('disabled' in el) || el.tagName === 'A') { el.setAttribute('aria-disabled', String(!enabled)); return; }
   const focused = !enabled && document.activeElement === el;
   const awaited = !enabled && !busy && binder.commandQueue.writerBusy(commandPath(scope, name));

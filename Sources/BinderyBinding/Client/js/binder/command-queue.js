@@ -4,7 +4,9 @@
 // why (a notice). Such presses run one after another, in the order pressed; what is typed after a
 // press waits for its command (InputWriter.hold, taken when the press's turn comes), so the command
 // acts on what was typed before it.
-// A press with no write to wait for runs at once, as long as its control is available.
+// A press with no write to wait for runs at once, as long as its control is available. The presses
+// of a field that clears (data-command-clears: its text went with the press) always queue: each is
+// a new one, run in order, and one that does not run puts its text back in the field if it is empty.
 //
 // One press, one command: a control whose press waits or runs is not pressed again unless the user
 // typed since (typed, pressed, typed, pressed: two commands). The command itself carries an
@@ -15,6 +17,8 @@
 // While its view model writes, a control its snapshot disables stays pressable (aria-disabled
 // instead of disabled, binder/command-control.js): a click, or a form's Enter reaching its default
 // button, must get here.
+
+import { runsAlone } from './command-control.js';
 
 const clean = (path) => String(path || '').replace(/^\/+/, '');
 /** How long a press waits, at most, between looks at edits held back for an earlier command. */
@@ -65,24 +69,26 @@ export class CommandQueue {
 
   /**
    * The user pressed `el`: its command `name` on the view model at `path`, with `body`; `state()`
-   * answers the command's state in the latest snapshot. Answers whether the press was taken (run
-   * now, or waiting for a write); false when it was not (unavailable, or pressed already).
+   * answers the command's state in the latest snapshot; `clears`: the text of a field the press
+   * emptied. Answers whether the press was taken (run now, or waiting for a write or an earlier
+   * press); false when it was not (unavailable, or pressed already).
    */
-  press({ el, name, body, path, state }) {
+  press({ el, name, body, path, state, clears }) {
     const binder = this.binder;
     if (binder.stopped || binder.forgotten) return false;
     const typed = this.typed();
-    if (this.typedAt.has(el) && this.typedAt.get(el) === typed) return false; // pressed already
-    if (!this.writerBusy(path)) {
+    const queued = clears !== undefined;
+    if (!queued && this.typedAt.has(el) && this.typedAt.get(el) === typed) return false; // pressed already
+    if (!queued && !this.writerBusy(path)) {
       const now = state();
-      if (!now || !now.enabled || now.executing || binder.localBusy.has(el)) return false;
+      if (!now || !now.enabled || runsAlone(now) || binder.localBusy.has(el)) return false;
       this.typedAt.set(el, typed);
       binder.execute(name, body, { path, element: el }).finally(() => this.pressed(el));
       return true;
     }
     this.typedAt.set(el, typed);
     binder.localBusy.add(el); // aria-busy: it is under way
-    this.presses.push({ el, name, body, path, state });
+    this.presses.push({ el, name, body, path, state, clears });
     binder.renderCommands();
     this.drain();
     return true;
@@ -130,13 +136,15 @@ export class CommandQueue {
         return;
       }
       const state = press.state();
-      if (state && state.enabled && !state.executing) {
+      if (state && state.enabled && !runsAlone(state)) {
         answer = await binder.execute(press.name, press.body, { path: press.path, element: press.el });
       } else {
         this.refuse(press, state);
       }
     } finally {
       release(answer);
+      const { el, clears } = press;
+      if (!answer && clears !== undefined && el.value === '') el.value = clears;
     }
   }
 

@@ -4,7 +4,8 @@
 //   (aria-busy) | valid (aria-invalid) | error ({message, code}, hidden when null) | options
 //   (<select> from [{id, name}]) | @attribute (sets that attribute, removes it on null/false; an
 //   aria-* attribute says "true" or "false" for a boolean, as ARIA wants) | .property (sets that
-//   DOM property: .checked, .value, .hidden, .disabled and a few more, PROPERTIES below).
+//   DOM property: .checked, .value, .hidden, .disabled and a few more, PROPERTIES below) |
+//   class.name (the class `name` on while the value is truthy, off otherwise; other classes stay).
 //
 // An attribute is what the page was loaded with; a property is what the element does now: a
 // checkbox the user clicked no longer follows its `checked` attribute, but always its property.
@@ -121,6 +122,7 @@ const PROPERTIES = {
 
 /** Shows value on el as the given kind. */
 export function renderOutput(el, kind, value) {
+  if (kind.startsWith('class.')) { el.classList.toggle(kind.slice(6), Boolean(value)); return; }
   if (kind.startsWith('@')) {
     const attr = kind.slice(1);
     if (value == null || (value === false && !attr.startsWith('aria-'))) el.removeAttribute(attr);

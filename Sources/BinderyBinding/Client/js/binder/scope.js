@@ -15,13 +15,14 @@
 
 import { instantiate } from '../templates.js';
 import { renderCommand, wireCommand } from './command-control.js';
+import { HashInput } from './hash-input.js';
 import { InputBinding } from './input.js';
 import { lookup, same } from './members.js';
 import { renderOutput } from './renderers.js';
 
 /** Finds the bindings of one scope. */
 function compile(scopeRoot) {
-  const found = { outputs: [], inputs: [], commands: [], lists: [] };
+  const found = { outputs: [], inputs: [], commands: [], lists: [], openers: [] };
   const collect = (el) => {
     if (el.hasAttribute('data-output')) {
       const defaultKind = el.dataset.outputAs || (el.tagName === 'IMG' ? 'src' : 'text');
@@ -32,6 +33,7 @@ function compile(scopeRoot) {
     }
     if (el.hasAttribute('data-input')) found.inputs.push(el);
     if (el.hasAttribute('data-command')) found.commands.push(el);
+    if (el.hasAttribute('data-opens-editor')) found.openers.push(el);
     if (el.hasAttribute('data-list')) found.lists.push(el);
   };
   const visit = (el) => {
@@ -55,7 +57,8 @@ export class Scope {
     this.source = null;
     const b = compile(root);
     this.outputs = b.outputs;
-    this.inputs = b.inputs.map((el) => new InputBinding(binder, el, this));
+    this.openers = b.openers; // what opens this scope's editor (binder/editor.js)
+    this.inputs = b.inputs.map((el) => new (el.hasAttribute('data-input-hash') ? HashInput : InputBinding)(binder, el, this));
     this.commands = b.commands.map((el) => wireCommand(this, el));
     this.lists = b.lists.map((el) => new ListBinding(binder, el));
   }
