@@ -12,7 +12,7 @@ public struct ExecutionFailure: Error, Sendable, Hashable {
         case cancelled
     }
 
-    /// A message fit to show a user (the seed's alert text, e.g. "Bad Network").
+    /// A message fit to show a user (an alert's text, e.g. "Bad Network").
     public var message: String
     /// A code that goes with the message, when the origin has one (e.g. 500 from the upstream).
     public var code: Int?

@@ -123,9 +123,9 @@ extension ViewModel {
         }
     }
 
-    /// The child view model at `path` below this one (e.g. `["items", "scenic-1"]`), if any.
+    /// The child view model at `path` below this one (e.g. `["items", "42"]`), if any.
     ///
-    /// A parent creates its children (seed 001): the child for the next page comes from here.
+    /// A parent creates its children: the child for the next page comes from here.
     package func child(at path: ArraySlice<String>) -> (any ViewModel)? {
         guard let route = route(for: path) else { return nil }
         let length = route.schema.length

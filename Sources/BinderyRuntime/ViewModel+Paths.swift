@@ -1,7 +1,7 @@
 /// Where a view model and its children are served, derived from the declared child routes: no
 /// path is written twice.
 extension ViewModel {
-    /// The path this view model is served at (`recipes/c41`); before a session hosts it, its
+    /// The path this view model is served at (`list/items/42`); before a session hosts it, its
     /// declaration's name in lower case (a screen named after its root's declaration, which is
     /// what the view-model tester assumes).
     public var servedPath: String {
@@ -9,8 +9,8 @@ extension ViewModel {
     }
 
     /// The path of the child that the declared child route `route` gives `parameter`
-    /// (`items/{id}` of `list`: `list/items/scenic-1`), then, with `next`, of that child's own
-    /// route `next` (`recipes/r1/edit`).
+    /// (`items/{id}` of `list`: `list/items/42`), then, with `next`, of that child's own
+    /// route `next` (its `edit`: `list/items/42/edit`).
     public func path(to route: String, _ parameter: String = "", then next: String? = nil, _ nextParameter: String = "") -> String {
         guard let child = Self.declaration.schema.children.first(where: { $0.name == route }) else {
             preconditionFailure("\(Self.declaration.name) declares no child route \(route)")

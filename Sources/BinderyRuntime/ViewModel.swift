@@ -16,7 +16,7 @@ public protocol ViewModel: AnyObject, SendableMetatype {
     /// watcher leaves, so expensive loading starts when someone is looking, not in `init`.
     func whileActive() async
 
-    /// Whether what the view model shows no longer exists (a deleted recipe). The graph then
+    /// Whether what the view model shows no longer exists (a deleted record). The graph then
     /// stops hosting it: its streams end, its work is cancelled and its path answers 404.
     var isGone: Bool { get }
 }

@@ -1,4 +1,4 @@
-/// View models whose subject no longer exists (``ViewModel/isGone``, a deleted recipe).
+/// View models whose subject no longer exists (``ViewModel/isGone``, a deleted record).
 extension ViewModelGraph {
     /// Stops hosting every gone view model: its commands are cancelled, its streams end, its
     /// long-polls end with nothing, and its path answers 404 from then on (its parent no longer

@@ -29,7 +29,7 @@ package protocol StoredStateAudit: Sendable {
 package struct StoredShapeGroup: Sendable, Hashable {
     /// Whether they are shared or user records (in record spaces) rather than view models.
     package var isRecord: Bool
-    /// Their path (`counter`, `recipes/c41`).
+    /// Their path (`counter`, `list/items/42`).
     package var path: String
     /// The shape they were written with; nil before shapes were kept.
     package var shape: String?

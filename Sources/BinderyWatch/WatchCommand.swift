@@ -27,7 +27,7 @@ struct WatchCommand: AsyncParsableCommand {
     @Option(help: "Exits after this many versions (default: follows until interrupted).")
     var count: Int?
 
-    @Argument(help: "The view model's path, e.g. form or recipes/c41/edit.")
+    @Argument(help: "The view model's path, e.g. counter or list/items/42/edit.")
     var view: String
 
     @MainActor

@@ -7,7 +7,7 @@ struct SwiftClientMembers {
     let schema: ViewModelSchema
 
     /// The names of the stored properties, inputs and outputs, which the commands and child routes
-    /// must not take (`canStartTimer` is an output of the recipe's page and the state of `startTimer`).
+    /// must not take (an output `canStartTimer` would clash with the state of a command `startTimer`).
     private var taken: Set<String> {
         Set(["remote", "session"] + schema.inputs.map(\.name) + schema.outputs.map(\.name))
     }

@@ -90,7 +90,7 @@ package indirect enum SwiftClientType: Hashable, Sendable {
 
 extension Schema {
     /// A short description for documentation: `string, at most 64 characters`, `integer 1...10`,
-    /// `one of "red", "black"`, `array of RecipeStep`, `… or null`.
+    /// `one of "red", "black"`, `array of Step`, `… or null`.
     package var clientDescription: String {
         switch self {
         case .string(let maxLength, let pattern, let oneOf):

@@ -103,7 +103,7 @@ enum OpenAPIFixedPaths {
                     + "twice counts once). A path that is no view of the session gets a `problem` event; a list "
                     + "outside these bounds is 400."),
                 "schema": ["type": "string", "pattern": .string(viewsPattern)],
-                "example": "recipes,recipes/c41/edit",
+                "example": "list,list/items/42",
             ],
             [
                 "name": "Last-Event-ID", "in": "header", "required": false,

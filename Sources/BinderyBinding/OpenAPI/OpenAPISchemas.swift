@@ -109,7 +109,7 @@ enum OpenAPISchemas {
                 "pattern": ["type": "string", "description": "The full pattern (`list/items/{id}`)."],
                 "url": ["type": "string", "description": "The pages' URL pattern (`/list/items/{id}`)."],
                 "api": ["type": "string", "description": "The snapshots' URL pattern (`/api/views/list/items/{id}`)."],
-                "viewModel": ["type": "string", "description": "The child view model's type (`POICell`)."],
+                "viewModel": ["type": "string", "description": "The child view model's type (`ItemCell`)."],
                 "sensitiveInputs": sensitiveInputs,
                 "latencyBudgets": latencyBudgets,
                 "parameters": [

@@ -19,7 +19,7 @@ struct OpenAPIViewRoute {
     let screen: String
     /// The stem of its operation ids: `List`, `ListItem`.
     let name: String
-    /// A human title: "Points of interest", "Place".
+    /// A human title: "List", "Item".
     let title: String
     /// The view model's schema.
     let schema: ViewModelSchema

@@ -9,11 +9,11 @@ import Foundation
 /// and the store's trim never touch it): every shared model's under ``session`` (32 bytes of
 /// `0xff`, no token hashes to it in practice), each user's records (``UserRecords``) under a
 /// space of that user's (``UserSpaces``). Each record is one view-model record at `<model>/<id>`
-/// (the recipes: `recipes/<id>`) whose state is
-/// the record's JSON and whose version is the record's; a deleted record is a write of `null` (a
-/// tombstone). Every write names the version it replaces, so a second node writing the same record
-/// gets a conflict. What a version changed (its text edits, a deletion's record) is the version
-/// log's entry of that write, so the log's bounds (the store's `VersionLogPolicy`) are its bounds.
+/// (`notes/42` for a model named `notes`) whose state is the record's JSON and whose version is
+/// the record's; a deleted record is a write of `null` (a tombstone). Every write names the
+/// version it replaces, so a second node writing the same record gets a conflict. What a version
+/// changed (its text edits, a deletion's record) is the version log's entry of that write, so the
+/// log's bounds (the store's `VersionLogPolicy`) are its bounds.
 package struct StoreRecordStorage: SharedRecordStorage {
     /// The pseudo-session holding every shared model's records.
     package static let session = SessionTokenHash(bytes: Data(repeating: 0xff, count: SessionTokenHash.byteCount))!

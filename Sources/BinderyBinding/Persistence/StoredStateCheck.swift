@@ -36,7 +36,7 @@ struct StoredStateCheck {
 
     /// Stored states one declaration cannot read, for one reason.
     struct Finding {
-        /// `view model Counter` or `shared model recipes`.
+        /// `view model Counter` or `shared model notes`.
         var subject: String
         /// Whether they are records of a shared or per-user model.
         var isRecord: Bool

@@ -7,7 +7,7 @@ import Synchronization
 /// A client says it is on a screen (`PUT /api/views/{path}/presence`) when it opens it, when its
 /// focus moves to another field, and every ``heartbeat`` after; it is gone ``expiry`` after its
 /// last word, or at once when it says it left (`DELETE`). Screens are keyed by their path, which
-/// is the same in every session (`recipes/c41/edit`), so everyone on a recipe's editor sees each
+/// is the same in every session (`list/items/42/edit`), so everyone on an item's editor sees each
 /// other; only screens showing shared texts take part (a session's own form has nobody else).
 /// Every event stream of a screen gets `event: presence` with the others on it whenever that
 /// list changes. With a shared store, each change is also relayed to the other nodes

@@ -153,7 +153,7 @@ extension Problem {
             self.init(status: status, title: "Command failed", detail: failure.message, extensions: extensions)
             if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
         case .internal where failure.code == 503:
-            // The work's change could not be stored (a recipe commit): nothing changed.
+            // The work's change could not be stored (a shared record's commit): nothing changed.
             self.init(
                 status: .serviceUnavailable, title: "Storage unavailable", detail: failure.message,
                 extensions: extensions, headers: [.retryAfter: "1"]

@@ -1,7 +1,7 @@
 import BinderyRuntime
 
-/// Finds the declaration of the view model a path addresses (`list/items/scenic-s1001` is a
-/// `POICell`) without a session, so that `Allow` and 405 follow the declarations.
+/// Finds the declaration of the view model a path addresses (`list/items/42` is an
+/// `ItemCell`) without a session, so that `Allow` and 405 follow the declarations.
 struct ViewSchemaIndex: Sendable {
     private let roots: [String: ViewModelSchema]
 

@@ -45,7 +45,7 @@ package final class SessionRegistry: Sendable {
     ///
     /// `now` is the clock for idle expiry and `wallClock` the time written to the store; tests
     /// pass ones they advance by hand. `reserved` are store entries that are not clients'
-    /// sessions (the shared recipes): the store's trim never deletes them. `users` checks
+    /// sessions (the shared models' records): the store's trim never deletes them. `users` checks
     /// credentials, `userModels` are the models whose records belong to users, and `sealing` is
     /// what sensitive inputs are sealed with in the store.
     package init(

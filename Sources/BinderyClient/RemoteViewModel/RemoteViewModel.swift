@@ -11,7 +11,7 @@ import Observation
 /// ``problem``; nothing here crashes on what the server answers.
 @MainActor @Observable
 public final class RemoteViewModel {
-    /// The view model's path (`"form"`, `"recipes/c41/edit"`).
+    /// The view model's path (`"counter"`, `"list/items/42/edit"`).
     public let path: String
     /// The snapshot as shown: the server's last version, with the inputs still being written laid
     /// over `inputs`; nil until the first read.

@@ -27,7 +27,7 @@ public struct BinderySession: Sendable {
         return BinderySession(baseURL: baseURL, token: token)
     }
 
-    /// The view model at `path` (`"form"`, `"recipes/c41/edit"`) of this session, not yet read:
+    /// The view model at `path` (`"counter"`, `"list/items/42/edit"`) of this session, not yet read:
     /// call ``RemoteViewModel/refresh()`` or ``RemoteViewModel/follow()`` to fill it.
     @MainActor public func view(_ path: String) -> RemoteViewModel {
         RemoteViewModel(path: path, transport: transport)

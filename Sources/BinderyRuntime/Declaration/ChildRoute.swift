@@ -1,5 +1,5 @@
 /// A child route of a view model type, e.g. the list's `items/{id}`: the parent creates the
-/// child for the next page (seed 001) and answers it here.
+/// child for the next page and answers it here.
 public struct ChildRoute<Model: AnyObject>: Sendable {
     /// Loads what resolving needs; runs on the session's actor.
     public typealias Preparation = nonisolated(nonsending) @Sendable (Model) async -> Void
@@ -37,7 +37,7 @@ public struct ChildRoute<Model: AnyObject>: Sendable {
 
 extension ChildRoute {
     /// Declares a route to one fixed page right below the parent, `segment` with no parameter
-    /// (`recipes/{id}/edit`); `resolve` answers the page's view model.
+    /// (`items/{id}/edit`); `resolve` answers the page's view model.
     public static func page(
         _ name: String,
         title: String,

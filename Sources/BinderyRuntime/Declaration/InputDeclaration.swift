@@ -96,8 +96,8 @@ public struct InputDeclaration<Model: AnyObject>: Sendable {
         return input
     }
 
-    /// An input two-way bound to a shared model (seed 003's `RACChannelTo(self, name) =
-    /// RACChannelTo(self.model, name)`): `read` shows the model's value, and a checked write —
+    /// An input two-way bound to a shared model (the view model's `name` is the model's `name`,
+    /// in both directions): `read` shows the model's value, and a checked write —
     /// `null` already replaced by `nullDefault` — goes to the declaration's ``WriteThrough``,
     /// which commits it to the model before the write is answered. Nothing is assigned to the
     /// view model itself: it shows the model.
@@ -200,7 +200,7 @@ extension InputDeclaration {
     }
 
     /// An input that is one of an enumeration's raw values; when `nullDefault` is given, a
-    /// `null` write sets that value (the seed's `RACChannelTo(self, filmType, @(default))`).
+    /// `null` write sets that value (a field cleared goes back to its default).
     public static func enumeration<Value: RawRepresentable & CaseIterable & Sendable>(
         _ name: String,
         _ keyPath: ReferenceWritableKeyPath<Model, Value> & Sendable,

@@ -56,7 +56,7 @@ extension OutputDeclaration {
         Self(name, schema: .nullable(ExecutionFailure.schema)) { value($0)?.json ?? .null }
     }
 
-    /// A collection binding: an array of child view models' snapshots (the seed's cell view
+    /// A collection binding: an array of child view models' snapshots (a list's cell view
     /// models), each with its `id` and its `path`: the page the declared child route `route` gives
     /// that id (`list/items/<id>` for the list's `items/{id}`).
     public static func children(

@@ -4,7 +4,7 @@
 /// The snapshot, PATCH validation, command execution, the OpenAPI document and the screen
 /// catalogue all derive from it.
 public struct ViewModelDeclaration<Model: AnyObject>: Sendable {
-    /// The type's name, unique in an application (`Form`, `POICell`).
+    /// The type's name, unique in an application (`Form`, `ItemCell`).
     public let name: String
     /// What the view model is, for documents.
     public let summary: String

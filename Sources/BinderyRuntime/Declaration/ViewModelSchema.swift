@@ -97,7 +97,7 @@ public struct ViewModelSchema: Sendable {
         }
     }
 
-    /// The view model type's name, unique in an application (`Form`, `POICell`).
+    /// The view model type's name, unique in an application (`Form`, `ItemCell`).
     public let name: String
     /// What the view model is, for documents.
     public let summary: String

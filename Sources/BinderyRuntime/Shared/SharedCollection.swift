@@ -2,9 +2,9 @@ import Foundation
 import Observation
 import Synchronization
 
-/// Records every session shares — a shared model (seed 003's Core Data layer under the C-41
-/// recipes): kept in the server's store, versioned, followed across nodes, bound two-way to view
-/// models, deletable while viewed (and restorable for a while after).
+/// Records every session shares — a shared model (what other stacks keep in a database table
+/// every user's screens show): kept in the server's store, versioned, followed across nodes,
+/// bound two-way to view models, deletable while viewed (and restorable for a while after).
 ///
 /// Declare it once, list it in `BinderyApp.sharedModels` and hand it to the view models that
 /// show or change it; the server opens it over its store before it serves:

@@ -4,7 +4,7 @@
 /// ```swift
 /// ViewModelDeclaration<TodosViewModel>("Todos", summary: "My todos.", …)
 ///     .readable(by: .signedIn)
-/// .deferred("delete", summary: "Deletes a recipe.", …)
+/// .deferred("delete", summary: "Deletes the list.", …)
 ///     .executable(by: .when { user, list in list.isOwned(by: user) })
 /// ```
 ///
@@ -63,7 +63,7 @@ public struct Access<Subject>: Sendable {
     /// outside any request. A render that asks renders again when the viewer signs in.
     ///
     /// ```swift
-    /// .boolean("deletable") { cell in RecipeRules.deleters.allows(cell.recipe) }
+    /// .boolean("deletable") { cell in ItemRules.deleters.allows(cell.item) }
     /// ```
     public func allows(_ subject: Subject) -> Bool {
         decision(for: Viewer.current, subject) == .allowed
@@ -71,7 +71,7 @@ public struct Access<Subject>: Sendable {
 
     /// Refuses whoever the request is for (``Viewer/current``) unless the rule lets them at
     /// `subject`: ``ViewModelError/signInRequired`` (401) when not signed in, else
-    /// ``ViewModelError/forbidden(reason:)`` (403) saying `reason` ("you may not delete c41").
+    /// ``ViewModelError/forbidden(reason:)`` (403) saying `reason` ("you may not delete item 42").
     /// For a command's `prepare`, where the subject is one its argument names.
     public func check(_ subject: Subject, reason: @autoclosure () -> String) throws(ViewModelError) {
         try decision(for: Viewer.current, subject).enforce(reason())
