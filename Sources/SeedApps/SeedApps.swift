@@ -33,6 +33,10 @@ public struct SeedApps: Sendable {
     ) {
         self.upstreamChangedBy = upstreamChangedBy
         let metrics = context.metrics
+        context.describeMetric(
+            "bindery_upstream_call_duration_seconds", help: "Time the upstream took to answer a call, by endpoint."
+        )
+        context.describeMetric("bindery_upstream_failures_total", help: "Upstream calls that failed, by endpoint.")
         upstream = UpstreamProvider(settings: settings, clock: context.clock) { call in
             let endpoint = [("endpoint", call.endpoint.rawValue)]
             Timer(label: "bindery_upstream_call_duration_seconds", dimensions: endpoint, factory: metrics)

@@ -44,7 +44,8 @@ public struct AppContext: Sendable {
     public let clock: any Clock<Duration>
     /// The server's log.
     public let logger: Logger
-    /// The server's metrics registry, exposed at `/metrics` (swift-metrics: pass it as `factory:`).
+    /// The server's metrics registry, exposed at `/metrics` (swift-metrics: pass it as `factory:`;
+    /// ``describeMetric(_:help:)`` gives a family its help text).
     public let metrics: any MetricsFactory
 
     /// A context of these services.

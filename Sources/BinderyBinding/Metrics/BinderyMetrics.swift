@@ -5,10 +5,11 @@ import Synchronization
 /// Bindery's Prometheus metrics, recorded through swift-metrics with an explicit factory.
 ///
 /// Each application owns its registry, so tests can run several servers in one process and no
-/// global metrics system has to be bootstrapped.
+/// global metrics system has to be bootstrapped. Every family has a help text
+/// (``helpTexts``); an app gives its own with ``AppContext/describeMetric(_:help:)``.
 package final class BinderyMetrics: Sendable {
     private let registry = PrometheusCollectorRegistry()
-    let factory: PrometheusMetricsFactory
+    let factory: DescribedMetricsFactory
     private let sessions: CoreMetrics.Gauge
     private let streams: CoreMetrics.Gauge
     /// The request metrics made so far, by route, method and status: made once, not per request.
@@ -23,11 +24,12 @@ package final class BinderyMetrics: Sendable {
 
     /// Creates an empty registry.
     package init() {
-        var factory = PrometheusMetricsFactory(registry: registry)
-        factory.defaultDurationHistogramBuckets = [
+        var prometheus = PrometheusMetricsFactory(registry: registry)
+        prometheus.defaultDurationHistogramBuckets = [
             .microseconds(100), .microseconds(500), .milliseconds(1), .milliseconds(5), .milliseconds(25),
             .milliseconds(100), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(10),
         ]
+        let factory = DescribedMetricsFactory(prometheus, help: Self.helpTexts)
         self.factory = factory
         sessions = CoreMetrics.Gauge(label: "bindery_sessions_live", dimensions: [], factory: factory)
         streams = CoreMetrics.Gauge(label: "bindery_event_streams_open", dimensions: [], factory: factory)
@@ -82,7 +84,7 @@ package final class BinderyMetrics: Sendable {
         return registry.emitToBuffer()
     }
 
-    /// A view-model path as a bounded label: `list/items/scenic-1` -> `list/items/{id}`.
+    /// A view-model path as a bounded label: `list/items/42` -> `list/items/{id}`.
     static func pattern(of path: String) -> String {
         let segments = path.split(separator: "/")
         guard segments.count > 2 else { return path }
