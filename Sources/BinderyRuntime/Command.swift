@@ -69,6 +69,10 @@ public final class Command: Observable {
     private var nextID = 0
     private var latestID = 0
     private var errorBeforeLatest: ExecutionFailure?
+    /// The idempotency key of the newest execution that succeeded, started by a keyed request,
+    /// until a committed version shows its end (see ``RequestClaim``): only a deferred command's
+    /// successful end claims its request's key, never one that failed or was cancelled.
+    package private(set) var succeededClaim: RequestClaim?
 
     /// Creates the state of a command that has never run.
     package init(_ name: String, policy: CommandPolicy = .serial) {
@@ -195,6 +199,7 @@ public final class Command: Observable {
         lastError = nil
         executionCount = status.executionCount + 1
         let predecessor = policy.isQueue ? queueTail : nil
+        let claim = RequestClaim.current
         let task = Task {
             _ = isolation
             _ = await predecessor?.value
@@ -209,7 +214,7 @@ public final class Command: Observable {
                     outcome = .failure(cancelledHere ? .cancelled : ExecutionFailure(error))
                 }
             }
-            self.end(id, outcome)
+            self.end(id, outcome, claim: claim)
             return outcome
         }
         executions[id] = task
@@ -217,12 +222,18 @@ public final class Command: Observable {
         return task
     }
 
-    private func end(_ id: Int, _ outcome: Outcome) {
+    /// Forgets ``succeededClaim`` once a version showing the end was committed with `claim`, or
+    /// rolled back (what the end changed is gone).
+    package func forgetSucceededClaim(_ claim: RequestClaim) {
+        if succeededClaim == claim { succeededClaim = nil }
+    }
+
+    private func end(_ id: Int, _ outcome: Outcome, claim: RequestClaim?) {
         executions[id] = nil
         cancelled.remove(id)
         executionCount = status.executionCount - 1
         switch outcome {
-        case .success: break
+        case .success: if let claim { succeededClaim = claim }
         case .failure(let failure) where failure.origin == .cancelled:
             if id == latestID, status.lastError == nil { lastError = errorBeforeLatest }
         case .failure(let failure):

@@ -16,6 +16,17 @@ public final class CommandStates {
         states.forEach { _ = $0.cancelAll() }
     }
 
+    /// The key of a keyed execution of one of its commands (each keeps its newest) that succeeded
+    /// and whose end no committed version shows yet (see ``Command/succeededClaim``).
+    package var succeededClaim: RequestClaim? {
+        states.lazy.compactMap(\.succeededClaim).first
+    }
+
+    /// Forgets `claim` as a succeeded execution's (see ``Command/forgetSucceededClaim(_:)``).
+    package func forgetSucceededClaim(_ claim: RequestClaim) {
+        states.forEach { $0.forgetSucceededClaim(claim) }
+    }
+
     /// The state of the command `name` under `policy`.
     func state(_ name: String, policy: CommandPolicy) -> Command {
         if let state = states.first(where: { $0.name == name }) { return state }

@@ -1,12 +1,14 @@
 import Foundation
 
 /// The idempotency key a request holds while it runs (`Idempotency-Key`), as the binding layer
-/// claims it. Every version a flush of the request renders and every shared record it commits
-/// carries the claim to the store, which records it in the same transaction: the key is taken
-/// exactly when something the request asked for is durable.
+/// claims it. What the request does carries the claim to the store, which records it in the same
+/// transaction: the versions its own flushes render, the shared records it (or its command's work)
+/// commits, its deferred command's end once the work succeeded. The key is taken exactly when
+/// something the request asked for is durable (see `ViewModelGraph+Claims.swift`).
 ///
-/// Set for the request's task with `RequestClaim.$current.withValue(claim) { … }`; the commands
-/// it starts inherit it.
+/// Set for the request's task with `RequestClaim.$current.withValue(claim) { … }`; the tasks it
+/// starts inherit it (its command's work, a shared record's commit), and so do the flushes their
+/// changes schedule in any session, which claim nothing.
 package struct RequestClaim: Sendable, Hashable {
     /// The session's identity in the store (its token hash).
     package let session: Data
@@ -22,7 +24,8 @@ package struct RequestClaim: Sendable, Hashable {
     package let expiredBefore: Date
     /// Whether the request runs a command: a version that only shows a deferred command running
     /// (its start) is bookkeeping, not what was asked for, and claims nothing; the work's own
-    /// writes and its end do. A node that dies before the work wrote anything leaves the key free.
+    /// writes do, and its end when the work succeeded. A node that dies before the work wrote
+    /// anything leaves the key free.
     package let isCommand: Bool
 
     /// A claim.

@@ -67,8 +67,10 @@ extension ViewModelGraph {
     /// Applies command ends again on top of the versions that overtook them: each top-level member
     /// of the persisted state the end changed takes the end's value, every other member keeps the
     /// other node's. The result is a new version; if that loses a race too, it is applied again.
+    /// It is nobody's request (its task inherits the claim of whichever opened the refused batch):
+    /// an end claims its command's key by itself, when its work succeeded.
     func reapply(_ ends: [CommandEnd]) async {
-        await settle()
+        await settleClaimingNothing()
         guard !isClosed else { return }
         for end in ends {
             guard let remote = end.host.committedState else { continue }
@@ -76,6 +78,6 @@ extension ViewModelGraph {
             // The command has ended here; the marker the other node kept goes with this version.
             end.host.viewModel.showStoredCommand(running: nil)
         }
-        flush()
+        flushClaimingNothing()
     }
 }

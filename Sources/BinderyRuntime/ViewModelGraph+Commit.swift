@@ -141,19 +141,14 @@ extension ViewModelGraph {
         // No batch for nothing: an empty one would chain on (and report) the previous outcome.
         guard !new.isEmpty else { return nil }
         let batch = openBatch ?? startBatch(persistence)
-        // A flush run for a request with an idempotency key: its versions claim the key.
-        let claim = claimsWithheld ? nil : RequestClaim.current
         let timing = claimsWithheld ? nil : RequestTiming.current
         for version in new {
             let host = version.host
             let running = host.viewModel.runningDeferredCommand
             let state = host.viewModel.persistedState
-            // What a scheduled flush renders after a failed commit is the rolled-back state, even
-            // when the task running it inherited the failed request's claim.
-            let claimed = host.showsRolledBackState ? nil : claim
             batch.versions.append(CommittedVersion(
                 path: host.path, expected: host.queuedVersion, snapshot: version.snapshot,
-                state: state, runningCommand: running, claim: claimed,
+                state: state, runningCommand: running, claim: claim(ofVersionOf: host, running: running),
                 loggedSnapshot: SensitiveRedaction.masked(version.body, inputs: host.sensitiveInputs).map {
                     ViewModelHost.encode($0, version: version.snapshot.version, capacity: version.snapshot.bytes.count)
                 },
@@ -202,6 +197,8 @@ extension ViewModelGraph {
                 if error is VersionConflict { reloading.formUnion(refused.keys) }
                 self.rollBack(batch.rendered)
                 guard error is VersionConflict else {
+                    // The ends it showed are rolled back: they claim nothing any more.
+                    forgetSucceededClaims(of: batch)
                     // Later renders start from the committed state again, not from this failure.
                     if commitCount == number { commitChain = nil }
                     return .failed
@@ -217,6 +214,7 @@ extension ViewModelGraph {
                 self.publish(version)
                 if !version.host.watchers.isEmpty { batch.timings[index]?.mark(.pushed) }
             }
+            forgetSucceededClaims(of: batch)
             // Nothing waits on a finished commit: an idle session keeps no task (a finished
             // task still holds its allocation, over a kilobyte per session).
             if commitCount == number { commitChain = nil }

@@ -121,13 +121,17 @@ package actor ViewModelGraph {
             try await commitChanges()
             return outcome(result, snapshot: host.current)
         case .running(let task):
+            // What the request renders from here on (the start, the end, whatever else changed
+            // meanwhile) claims no key: its key is claimed by the work's own writes, and by the
+            // end only if the work succeeded (see `claim(ofVersionOf:running:)`).
+            //
             // The start ("executing") lost a race with another node's version: the reload shows
             // the command still running here and commits that in a version of its own, while the
             // work goes on (it may have written a shared record already). Any other failure stops
             // this execution only: others of a concurrent or queued command go on.
             var refused: ViewModelError?
             do {
-                try await commitChanges()
+                try await commitChanges(flushClaimingNothing())
             } catch {
                 if case .versionConflict = error {} else { refused = error }
             }
@@ -144,12 +148,12 @@ package actor ViewModelGraph {
             // the work is done either way, so the command succeeded.
             var lostRace = false
             do {
-                try await commitChanges()
+                try await commitChanges(flushClaimingNothing())
             } catch {
                 guard case .versionConflict = error else { throw error }
                 lostRace = true
             }
-            if lostRace { await settle() }
+            if lostRace { await settleClaimingNothing() }
             return outcome(result, snapshot: (hosts[path] ?? host).current)
         }
     }
@@ -223,10 +227,12 @@ package actor ViewModelGraph {
         return commit
     }
 
-    /// Schedules a flush on the actor; many changes in a row cause one flush.
+    /// Schedules a flush on the actor; many changes in a row cause one flush. It claims no
+    /// request's key, though its task inherits the claim of whatever task made the change (a
+    /// command's work, a shared record's commit in another session): see ``flushClaimingNothing()``.
     nonisolated func scheduleFlush() {
         guard !flushPending.exchange(true, ordering: .sequentiallyConsistent) else { return }
-        Task { await self.flush() }
+        Task { await self.flushClaimingNothing() }
     }
 
     /// Re-resolves child hosts after their parents changed and swaps rebuilt children in.
@@ -314,7 +320,7 @@ package actor ViewModelGraph {
     }
 
     private func latest(_ path: String, fallback: ViewModelHost) async -> EncodedSnapshot {
-        await settle()
+        await settleClaimingNothing()
         return (hosts[path] ?? fallback).current
     }
 

@@ -84,7 +84,7 @@ final class ViewModelHost {
     var hasSensitiveInputs: Bool { !sensitiveInputs.isEmpty }
 
     /// Whether the next render shows state rolled back after a failed commit: not the doing of
-    /// the request that runs it (a scheduled flush inherits the failed request's claim).
+    /// the request whose flush renders it.
     private var rendersRolledBack = false
     /// Whether the newest rendered version shows rolled-back state: it claims no idempotency key.
     private(set) var showsRolledBackState = false

@@ -18,7 +18,9 @@ import Synchronization
 ///   unanswered for longer (its node stopped between its write and its answer) is answered with
 ///   the view model's current snapshot, which shows what the request did.
 /// - A request refused before it changed anything (a 4xx, 412, 503) keeps no answer: its retry
-///   is judged again.
+///   is judged again. So does a command whose work failed or was cancelled before committing
+///   anything (a 409 "changed elsewhere; try again"): its end claims no key. A refusal after the
+///   request changed something (its key is claimed) is its answer; a 5xx never is.
 final class IdempotentRequests: Sendable {
     /// How long an unanswered claim counts as still running on another node.
     static let pendingWindow: TimeInterval = 5
