@@ -1,6 +1,6 @@
 """The Todos example's executable (Examples/Todos, `TodosServer`) on a free loopback port, its store
 and its accounts file in a directory of the test's; it can stop (SIGTERM), be killed (SIGKILL) and
-start again on the same port and files. Output: artifacts/todos-<name>.log."""
+start again on the same port and files. Output: artifacts/todos-<name>-<port>.log."""
 
 from __future__ import annotations
 
@@ -25,9 +25,10 @@ def todos_binary() -> Path:
 
 class TodosServer:
     def __init__(self, directory: Path, name: str):
-        self.directory, self.name = directory, name
+        self.directory = directory
         self.accounts = directory / "accounts.txt"
         self.port = free_port()
+        self.name = f"{name}-{self.port}"  # unique beside another worker's servers (pytest-xdist)
         self.base = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen | None = None
         self._log = None
