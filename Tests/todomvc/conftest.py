@@ -3,9 +3,10 @@ built at Examples/Todos with the repository's scratch path: .build/debug/TodosSe
 BINDERY_TODOS_BIN) on a free loopback port, its store a SQLite file and its accounts file in a
 temporary directory, and headless Chromium (bindery_support.chrome_driver).
 
-Time budget: 120 s for the suite on a 2-core machine (about 50 s measured, 65 s with the machine busy). Each module shares one
-server and one browser signed in as ada, and each test starts from ada's empty list (emptied over
-the API); the tests that restart or kill a server have one of their own. Every wait is on a
+Time budget: 120 s for the suite on a 2-core machine (about 50 s measured; 65 s with the machine
+busy). Each module shares one server and one browser signed in as ada, and each test starts from
+ada's empty list (emptied over the API); the tests that restart or kill a server have one of their
+own. Every wait is on a
 condition (WebDriverWait), never a fixed sleep. The users' passwords are hashed at bcrypt's lowest
 cost (`add-user --cost 4`): a sign-in takes milliseconds instead of 0.7 s.
 """
