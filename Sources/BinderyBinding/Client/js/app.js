@@ -6,7 +6,7 @@
 // every change of any tab). The header shows it (account-menu.js), the nav and the home page list
 // only what the user may open (access.js), and inputs the user may not change are read-only
 // (read-only.js). A screen that needs a user, or a write or command the server refuses with 401,
-// shows the sign-in page, which comes back to the address (`/sign-in?next=/recipes/c41/edit`); a
+// shows the sign-in page, which comes back to the address (`/sign-in?next=/list/items/42/edit`); a
 // 403 is an error like any other. When the user changes the page's stream goes over to the new
 // session (binder/hub.js) and the screen follows: after a sign-in it reads its view again (the
 // session kept its state); after a sign-out (a new session) it starts again.

@@ -151,7 +151,7 @@ export function recheck() {
 }
 
 /**
- * A path to come back to after signing in: a same-origin relative path ("/recipes/c41/edit",
+ * A path to come back to after signing in: a same-origin relative path ("/list/items/42/edit",
  * with its query), never another site ("//evil.example", "https://…"), the API or the sign-in
  * page itself; else "/".
  */
@@ -169,6 +169,6 @@ export const SIGN_IN_PATH = '/sign-in';
 /** The sign-in page's address that comes back to `next` (the page in view by default). */
 export function signInHref(next = location.pathname + location.search) {
   const back = safeNext(next);
-  // Slashes kept as they are (allowed in a query): /sign-in?next=/recipes/c41/edit
+  // Slashes kept as they are (allowed in a query): /sign-in?next=/list/items/42/edit
   return back === '/' ? SIGN_IN_PATH : `${SIGN_IN_PATH}?next=${encodeURIComponent(back).replace(/%2F/gi, '/')}`;
 }

@@ -1,4 +1,4 @@
-// toast.js — non-blocking, dismissible error notices (the seed's UIAlertController, minus the
+// toast.js — non-blocking, dismissible error notices (an alert, minus the
 // modality). Each toast is role="alert" inside an aria-live region; "OK" or Escape dismisses it.
 // The message is in plain words; `details` (the problem as the server said it) sits behind a
 // "Details" disclosure. Toasts belong to the page they were raised on: app.js dismisses them all

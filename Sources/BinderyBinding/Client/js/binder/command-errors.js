@@ -1,5 +1,5 @@
-// command-errors.js — a command's failure said once. The seed shows a command's error in an
-// alert; here a screen that shows errors in a banner (data-output-as="error") gets its banner back
+// command-errors.js — a command's failure said once. Instead of an alert that blocks the page,
+// here a screen that shows errors in a banner (data-output-as="error") gets its banner back
 // (it may have been put away with OK), any other screen a non-blocking toast. It happens when an
 // error appears or changes in a snapshot, or when an execution ends with an error again.
 //

@@ -13,7 +13,7 @@
 import { UPSTREAM_PLAIN, errorFacts, isUpstreamError } from '../api.js';
 
 /**
- * A colour named by the view model ("red", "black", "blue" in the seeds): data-color keeps the
+ * A colour named by the view model ("red", "black", "blue"): data-color keeps the
  * name (CSS shows the palette's readable shade of it), --bound-color the value for any other.
  */
 function paint(el, color) {
@@ -48,7 +48,7 @@ const RENDERERS = {
       el.hidden = true;
     }
   },
-  // Rich text as the seed's NSAttributedString: {text, runs: [{text, color, fontSize}]}.
+  // Rich text (an attributed string): {text, runs: [{text, color, fontSize}]}.
   runs(el, v) {
     el.replaceChildren();
     if (v == null) { el.hidden = true; return; }
