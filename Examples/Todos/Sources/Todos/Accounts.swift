@@ -8,9 +8,8 @@ public struct Accounts: Sendable {
     /// The file's path.
     public let file: String
 
-    public init(file: String) {
-        self.file = file
-    }
+    /// The accounts kept in the file at `file` (made by the first `add`).
+    public init(file: String) { self.file = file }
 
     /// The verifier of `BinderyApp(users:)`.
     public var users: Users {

@@ -1,11 +1,11 @@
 import Bindery
 import Foundation
 
-/// One todo, with TodoMVC's keys.
+/// One todo, with TodoMVC's keys (the list's outputs show them; the app alone makes and edits them).
 public struct Todo: Codable, Sendable, Hashable {
-    public var id: String
-    public var title: String
-    public var completed = false
+    var id: String
+    var title: String
+    var completed = false
 }
 
 /// A user's todo list: one record of theirs (``UserRecords``), so that a change of several todos
