@@ -91,12 +91,15 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The browser client: plain HTML, CSS and ES modules in Client/ (its README.md maps them),
+        // copied as they are into a resource bundle; one Swift file says where they are.
+        .target(name: "BinderyBrowserClient", resources: [.copy("Client")], swiftSettings: strictSettings),
         // Binding layer: sessions, routes to view models, snapshots, events, the server and its
-        // services, the thin client's files (Client/).
+        // services, the browser client's files and pages served over the app's own.
         .target(
             name: "BinderyBinding",
             dependencies: [
-                "BinderyHTTP", "BinderyRuntime", "BinderyStore", "CBinderyShim",
+                "BinderyBrowserClient", "BinderyHTTP", "BinderyRuntime", "BinderyStore", "CBinderyShim",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
@@ -106,7 +109,6 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
-            resources: [.copy("Client")],
             swiftSettings: strictSettings
         ),
         // The product `Bindery`: one import for declarations, runtime, server, stores and
@@ -229,6 +231,14 @@ let package = Package(
                 "BinderyClient", "Bindery", "BinderyBinding", "SeedApps", "SeedClients", "BinderyStore", "BinderyUpstream",
                 "BinderyTestSupport", .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // The DocC articles' code (Sources/Bindery/Bindery.docc): view models and tests on the public
+        // API alone, outside the package's access group, as a developer's own package is.
+        .testTarget(
+            name: "BinderyDocumentationTests",
+            dependencies: ["Bindery", "BinderyTesting"],
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
     ]

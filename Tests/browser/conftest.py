@@ -29,7 +29,7 @@ from bindery_support import browsers, chrome_driver
 
 REPO = Path(__file__).resolve().parents[2]
 PUBLIC_DIR = REPO / "Public"
-CLIENT_DIR = REPO / "Sources" / "BinderyBinding" / "Client"
+CLIENT_DIR = REPO / "Sources" / "BinderyBrowserClient" / "Client"
 SCREENSHOTS = REPO / "artifacts" / "screenshots"
 
 

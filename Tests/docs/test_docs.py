@@ -10,7 +10,8 @@ from bindery_support import REPO
 
 GUIDE = REPO / "docs" / "guide" / "YourOwnViewModel.md"
 COUNTER = REPO / "Examples" / "Counter"
-PRODUCT_MODULES = ["Bindery", "BinderyBinding", "BinderyRuntime", "BinderyHTTP", "BinderyStore", "BinderyTesting", "BinderyClient"]
+PRODUCT_MODULES = ["Bindery", "BinderyBinding", "BinderyBrowserClient", "BinderyRuntime", "BinderyHTTP", "BinderyStore",
+                   "BinderyTesting", "BinderyClient"]
 
 
 def shown_files(document):

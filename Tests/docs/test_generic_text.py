@@ -12,8 +12,8 @@ import re
 
 from bindery_support import REPO
 
-GENERIC_MODULES = ["Bindery", "BinderyBinding", "BinderyRuntime", "BinderyHTTP", "BinderyStore", "BinderyTesting",
-                   "BinderyClient", "BinderyWatch"]
+GENERIC_MODULES = ["Bindery", "BinderyBinding", "BinderyBrowserClient", "BinderyRuntime", "BinderyHTTP", "BinderyStore",
+                   "BinderyTesting", "BinderyClient", "BinderyWatch"]
 SEED_WORDS = re.compile(r"POICell|c41|C-41|RACChannel|seed 00\d|the seed's", re.I)
 
 

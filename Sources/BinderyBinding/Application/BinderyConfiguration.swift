@@ -13,8 +13,8 @@ public struct BinderyConfiguration: Sendable {
     /// The app's own static files, layered over the thin client (``clientDirectory``): its screens'
     /// templates (`screens/<name>.html`) and anything that overrides the client's files. Nil: none.
     public var publicDirectory: String?
-    /// The thin client served at `/` (Bindery's `Client/`): found next to the executable or in
-    /// Bindery's sources when nil. ``publicDirectory`` is layered over it.
+    /// The thin client served at `/` (Bindery's `Sources/BinderyBrowserClient/Client`): found next
+    /// to the executable or in Bindery's sources when nil. ``publicDirectory`` is layered over it.
     public var clientDirectory: String?
     /// Whether to serve the thin client and the pages at all (`/`, `/<screen>`); the API is
     /// served either way.

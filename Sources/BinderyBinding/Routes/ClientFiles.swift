@@ -1,10 +1,11 @@
+import BinderyBrowserClient
 import BinderyHTTP
 import BinderyRuntime
 import Foundation
 import Logging
 
 /// The thin client a server serves at `/`: the app's own public directory layered over Bindery's
-/// client (`Sources/BinderyBinding/Client`), its pages at every screen's URL, and a page rather
+/// client (`Sources/BinderyBrowserClient/Client`), its pages at every screen's URL, and a page rather
 /// than a problem for a browser that asks for an address that is neither.
 struct ClientFiles {
     /// The layers' folders, the app's first.
@@ -28,20 +29,10 @@ struct ClientFiles {
         version = roots.isEmpty ? nil : ClientVersion(roots: StaticFiles(roots: roots).rootPaths)
     }
 
-    /// Bindery's own client: the resource bundle SwiftPM puts next to the executable
-    /// (`Bindery_BinderyBinding.resources/Client`; a copied binary needs that folder beside it),
-    /// else the sources this file was built from (a checkout, or the package's checkout under a
-    /// developer's `.build/`).
+    /// Bindery's own client, the `BinderyBrowserClient` target's files: its resource bundle next to
+    /// the executable, else its sources (``BrowserClientFiles/directory``).
     static func locateClient() -> String? {
-        let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath()
-        let besides = Bundle.main.bundleURL.path
-        let candidates = [
-            besides + "/Bindery_BinderyBinding.resources/Client",
-            besides + "/Bindery_BinderyBinding.bundle/Client",
-            executable.deletingLastPathComponent().path + "/Bindery_BinderyBinding.resources/Client",
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path + "/Client",
-        ]
-        return candidates.first { isDirectory($0) && FileManager.default.fileExists(atPath: $0 + "/index.html") }
+        BrowserClientFiles.directory?.path
     }
 
     private static func isDirectory(_ path: String) -> Bool {
