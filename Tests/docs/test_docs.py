@@ -1,5 +1,5 @@
-"""What the documentation promises about itself: the guide shows the Counter's files byte for
-byte (so its code compiles: CI builds the Counter), the documents stay within their sizes, and every
+"""What the documentation promises about itself: the guide (the DocC article "Getting started")
+shows the Counter's files byte for byte (so its code compiles: CI builds the Counter), the documents stay within their sizes, and every
 public symbol of the `Bindery` and `BinderyTesting` products has a `///` comment."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import re
 
 from bindery_support import REPO
 
-GUIDE = REPO / "docs" / "guide" / "YourOwnViewModel.md"
+GUIDE = REPO / "Sources" / "Bindery" / "Bindery.docc" / "GettingStarted.md"
 COUNTER = REPO / "Examples" / "Counter"
 PRODUCT_MODULES = ["Bindery", "BinderyBinding", "BinderyBrowserClient", "BinderyRuntime", "BinderyHTTP", "BinderyStore",
                    "BinderyTesting", "BinderyClient"]
