@@ -155,6 +155,7 @@ def test_soak_load_churn_records_its_rounds(server, tmp_path):
     rows = list(csv.DictReader(open(out)))
     assert [row["round"] for row in rows] == ["0", "1"], rows
     assert all(int(row["peak_rss_bytes"]) > 0 for row in rows), rows
+    assert int(rows[1]["peak_sessions"]) >= int(rows[0]["peak_sessions"]) + 10, rows   # the round made sessions
 
 
 def test_load_timing_loads_a_screen_in_chromium(server):

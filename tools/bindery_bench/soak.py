@@ -12,7 +12,7 @@ make sessions come and go within the run (60 s idle timeout, room for 20,000 liv
 a creation burst large enough for the churn), then runs the soak load (`soak-load soak`): a dozen
 steady sessions doing GETs, PATCHes with changing values and command POSTs at ~60 requests a second
 in all, 8 event streams open the whole run and one more every 2 s for 2-10 s, and every 150 s a
-round of 5,000 new sessions (cookie-less GETs of the form) that are then left to expire.
+round of 5,000 new sessions (each a POST /api/sessions and a GET of the form) left to expire.
 When the time is up the load stops and it waits (at most 220 s) for the churned sessions to expire
 and for one sweep more, so the last sample is "after churn".
 

@@ -9,11 +9,11 @@
     clear, list load, courses load);
   - event streams: some watchers that stay open the whole run, and some that come and go;
   - session churn: every --churn-every seconds a round of --churn-size new sessions made by
-    cookie-less GETs of the form (each one a session with its form view model live), then left
+    POST /api/sessions and a GET of the form (each one a session with its form view model live), then left
     idle to expire (the server should run with a short --session-idle-timeout).
 It writes the count of answers by kind and status to --stats (JSON) at the end.
 
-`churn` is the leak-or-retention experiment: rounds of --size cookie-less sessions; after each
+`churn` is the leak-or-retention experiment: rounds of --size new sessions; after each
 round it waits until the server's live sessions are back to where they were, then records RSS and
 the C heap from /metrics (CSV: round, then the figures at the round's peak and after its sweep).
 
@@ -128,7 +128,9 @@ def transient_watchers(base, tokens, every, stop, stats, seed):
 
 
 def churn_round(base, size, rate, stats, stop=None, connections=2):
-    """Creates `size` sessions with cookie-less GETs of the form, `rate` a second in all."""
+    """Creates `size` sessions, each with its form rendered, `rate` a second in all: a POST
+    /api/sessions and a GET of the form with its token (an anonymous GET makes no session any more:
+    counted as `session` and `churn` answers)."""
     per_connection = [size // connections + (1 if i < size % connections else 0) for i in range(connections)]
 
     def run(count):
@@ -138,6 +140,12 @@ def churn_round(base, size, rate, stats, stop=None, connections=2):
             if stop is not None and stop.is_set():
                 break
             pacer.wait()
+            client.token = None
+            status, _, body = client.request("POST", "/api/sessions")
+            stats.add("session", status)
+            if status != 201:
+                continue
+            client.token = json.loads(body)["token"]
             status, _, _ = client.request("GET", "/api/views/form")
             stats.add("churn", status)
         client.close()
