@@ -38,6 +38,8 @@ COMMANDS = {
     "soak-load": ("soak_load", False),
     "soak-report": ("soak_report", False),
 }
+# Their settings are BENCH_* variables (and a count): --help prints the module's description.
+TAKES_NO_OPTIONS = {"http", "idle-streams", "memory", "multinode", "summary", "write-to-push", "soak"}
 
 
 def main(argv: list[str]) -> int:
@@ -51,7 +53,11 @@ def main(argv: list[str]) -> int:
     if at_root:
         os.chdir(REPO)
     sys.stdout.reconfigure(line_buffering=True)
-    return importlib.import_module(f".{module}", __package__).main(args, smoke) or 0
+    command = importlib.import_module(f".{module}", __package__)
+    if args in (["-h"], ["--help"]) and name in TAKES_NO_OPTIONS:
+        print(command.__doc__)
+        return 0
+    return command.main(args, smoke) or 0
 
 
 if __name__ == "__main__":

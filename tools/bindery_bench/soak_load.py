@@ -245,7 +245,8 @@ def churn(args):
 
 
 def parser(smoke=False):
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(prog="scripts/soak-load", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
     s = commands.add_parser("soak", help="mixed load for a given time")
     s.add_argument("--base", required=True, help="the server, http://127.0.0.1:PORT")
