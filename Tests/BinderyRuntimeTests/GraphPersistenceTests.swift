@@ -27,16 +27,17 @@ final class RecordingPersistence: ViewModelPersistence {
     /// Pretends the lease on the command running at `path` lapsed (its node stopped renewing it).
     func lapse(_ path: String) { state.withLock { _ = $0.lapsed.insert(path) } }
 
-    func commit(_ versions: [CommittedVersion]) async throws {
-        try await gate?.wait()
-        try state.withLock { state in
-            guard !state.failing else { throw CocoaError(.fileWriteOutOfSpace) }
+    func commit(_ versions: [CommittedVersion]) async throws(ViewModelError) {
+        do { try await gate?.wait() } catch { throw .storeUnavailable }
+        try state.withLock { state throws(ViewModelError) in
+            // What a store that is down makes of a commit (a full disk, say).
+            guard !state.failing else { throw .storeUnavailable }
             // Checked against the stored version, or the batch's earlier write of the same path.
             var written: [String: Int] = [:]
             for version in versions {
                 let stored = written[version.path]
                     ?? state.commits.flatMap { $0 }.last { $0.path == version.path }?.snapshot.version
-                guard version.expected == stored else { throw VersionConflict() }
+                guard version.expected == stored else { throw .versionConflict }
                 written[version.path] = version.snapshot.version
             }
             state.commits.append(versions)
@@ -225,9 +226,9 @@ final class LateAnswerPersistence: ViewModelPersistence {
     /// From now on, commits are answered only once `answers` opens.
     func answerLate() { late.withLock { $0 = true } }
 
-    func commit(_ versions: [CommittedVersion]) async throws {
+    func commit(_ versions: [CommittedVersion]) async throws(ViewModelError) {
         try await stored.commit(versions)
-        if late.withLock({ $0 }) { try await answers.wait() }
+        if late.withLock({ $0 }) { try? await answers.wait() }
     }
 
     func latest(of path: String) async throws -> RestoredViewModel? { try await stored.latest(of: path) }

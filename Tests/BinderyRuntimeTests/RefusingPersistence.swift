@@ -15,10 +15,11 @@ final class RefusingPersistence: ViewModelPersistence {
         armed.withLock { $0 = gate }
     }
 
-    func commit(_ versions: [CommittedVersion]) async throws {
+    func commit(_ versions: [CommittedVersion]) async throws(ViewModelError) {
         if let gate = armed.withLock({ armed in defer { armed = nil }; return armed }) {
-            try await gate.wait()
-            throw CocoaError(.fileWriteOutOfSpace)
+            try? await gate.wait()
+            // What a store that is down makes of a commit (a full disk, say).
+            throw .storeUnavailable
         }
         try await recorded.commit(versions)
     }

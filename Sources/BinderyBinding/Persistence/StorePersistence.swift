@@ -38,35 +38,45 @@ struct StorePersistence: ViewModelPersistence {
     private var metrics: BinderyMetrics? { context.metrics }
     private func now() -> Date { context.now() }
 
-    func commit(_ versions: [CommittedVersion]) async throws {
+    /// Commits `versions` in one store transaction. The store's refusals become the port's: a
+    /// version conflict ``ViewModelError/versionConflict``, any other failure
+    /// ``ViewModelError/storeUnavailable``.
+    func commit(_ versions: [CommittedVersion]) async throws(ViewModelError) {
         let started = ContinuousClock.now
         var outcome = "committed"
         defer { metrics?.storeCommit(duration: ContinuousClock.now - started, outcome: outcome) }
         let at = now()
-        let writes = try versions.map { version in
-            let key = ViewModelKey(session: session, path: version.path)
-            return ViewModelWrite(
-                key: key,
-                expected: version.expected,
-                version: version.snapshot.version,
-                state: try StoredJSON.encode(
-                    SealedMembers.seal(version.state, members: version.sealedMembers, key: context.sealing, place: key)
-                ),
-                // A view model with a sensitive input logs its snapshots masked: the secret never
-                // reaches the store.
-                snapshot: Data(version.loggedSnapshot ?? version.snapshot.bytes),
-                runningCommand: version.runningCommand.map { DeferredCommand(name: $0, startedAt: at) },
-                at: at, claim: Self.claim(of: version), shape: version.shape?.description
-            )
+        let writes: [ViewModelWrite]
+        do {
+            writes = try versions.map { version in
+                let key = ViewModelKey(session: session, path: version.path)
+                return ViewModelWrite(
+                    key: key,
+                    expected: version.expected,
+                    version: version.snapshot.version,
+                    state: try StoredJSON.encode(
+                        SealedMembers.seal(version.state, members: version.sealedMembers, key: context.sealing, place: key)
+                    ),
+                    // A view model with a sensitive input logs its snapshots masked: the secret never
+                    // reaches the store.
+                    snapshot: Data(version.loggedSnapshot ?? version.snapshot.bytes),
+                    runningCommand: version.runningCommand.map { DeferredCommand(name: $0, startedAt: at) },
+                    at: at, claim: Self.claim(of: version), shape: version.shape?.description
+                )
+            }
+        } catch {
+            // A state that cannot be encoded never reaches the store.
+            outcome = "failed"
+            throw .storeUnavailable
         }
         do {
             try await store.commit(writes)
         } catch StoreError.conflict {
             outcome = "conflict"
-            throw VersionConflict()
+            throw .versionConflict
         } catch {
             outcome = "failed"
-            throw error
+            throw .storeUnavailable
         }
     }
 

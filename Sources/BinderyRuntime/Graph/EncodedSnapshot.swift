@@ -2,7 +2,7 @@ import Foundation
 
 /// A view model's snapshot at one version, encoded once and served many times.
 package struct EncodedSnapshot: Sendable, Equatable {
-    /// The view model's path, e.g. `form` or `gallery/photos/3`.
+    /// The view model's path, e.g. `counter` or `list/items/3`.
     package let path: String
     /// The version this snapshot shows.
     package let version: Int

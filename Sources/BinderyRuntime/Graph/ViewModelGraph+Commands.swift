@@ -11,7 +11,7 @@ extension ViewModelGraph {
         let local: JSONValue
 
         /// The command ends in a refused batch, with their states before the roll-back.
-        static func collect(from batch: CommitBatch) -> [CommandEnd] {
+        static func collect(from batch: CommitPipeline.Batch) -> [CommandEnd] {
             var ends: [ObjectIdentifier: CommandEnd] = [:]
             for (version, committed) in zip(batch.rendered, batch.versions)
             where batch.commandEnds.contains(ObjectIdentifier(version.host)) {
@@ -43,7 +43,7 @@ extension ViewModelGraph {
     package func shutDown() async -> [String: String] {
         let running = commandsRunningHere()
         close()
-        _ = await commitChain?.value
+        _ = await commits.chain?.value
         return running
     }
 

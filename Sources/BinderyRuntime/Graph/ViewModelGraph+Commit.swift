@@ -1,30 +1,9 @@
 import Foundation
 
-/// Committing versions: a version is rendered, committed to the graph's persistence, and only
-/// then published to readers and pushed to watchers. A commit that fails rolls the view models
-/// back to their last committed state, so nothing changes in memory either.
+/// What the graph does around its commit pipeline (``CommitPipeline``): waiting for commits,
+/// publishing a committed version to readers and watchers, and reloading what another node
+/// committed.
 extension ViewModelGraph {
-    /// How a commit ended.
-    package enum CommitOutcome: Sendable {
-        /// Durable and published.
-        case committed
-        /// Refused: another node committed first; rolled back.
-        case conflict
-        /// The store failed; rolled back.
-        case failed
-    }
-
-    /// Versions waiting to be committed together, and the task that commits them.
-    final class CommitBatch {
-        var versions: [CommittedVersion] = []
-        var rendered: [RenderedVersion] = []
-        /// The view models whose versions here end a deferred command started on this node.
-        var commandEnds: Set<ObjectIdentifier> = []
-        /// The timing of the request that rendered each version (by index in `rendered`), if any.
-        var timings: [RequestTiming?] = []
-        var task: Task<CommitOutcome, Never>?
-    }
-
     /// A version rendered by a flush and waiting for its commit.
     struct RenderedVersion {
         let host: ViewModelHost
@@ -40,16 +19,16 @@ extension ViewModelGraph {
     /// Flushes and waits for everything rendered so far to be committed.
     func settle() async {
         flush()
-        _ = await commitChain?.value
+        _ = await commits.chain?.value
     }
 
     /// Flushes what changed before a request applies its own change (other sessions' shared
     /// records, renders pending): those versions are not the request's doing and claim no
     /// idempotency key, so a key is taken only with what the request itself wrote.
     @discardableResult
-    func flushUnclaimed() -> Task<CommitOutcome, Never>? {
-        claimsWithheld = true
-        defer { claimsWithheld = false }
+    func flushUnclaimed() -> CommitPipeline.Commit? {
+        commits.claimsWithheld = true
+        defer { commits.claimsWithheld = false }
         return flush()
     }
 
@@ -57,16 +36,12 @@ extension ViewModelGraph {
     /// back): ``ViewModelError/versionConflict`` when another node committed first.
     ///
     /// `flushed` is the commit of a flush the caller just ran (nothing is flushed again then).
-    func commitChanges(_ flushed: Task<CommitOutcome, Never>?? = nil) async throws(ViewModelError) {
+    func commitChanges(_ flushed: CommitPipeline.Commit?? = nil) async throws(ViewModelError) {
         // A closed graph (session ended, server stopping) commits nothing: never answer 200.
         guard !isClosed else { throw .sessionClosed }
         // Nothing new rendered: what the caller sees still depends on the commit in flight.
-        guard let commit = (flushed ?? flush()) ?? commitChain else { return }
-        switch await commit.value {
-        case .committed: return
-        case .conflict: throw .versionConflict
-        case .failed: throw .storeUnavailable
-        }
+        guard let commit = (flushed ?? flush()) ?? commits.chain else { return }
+        if let refusal = await commit.value { throw refusal }
     }
 
     /// Loads the newest committed state of a view model (another node wrote it) and shows it at
@@ -85,8 +60,8 @@ extension ViewModelGraph {
                 missed = logged
             }
         }
-        // Renders of a view model whose commit was refused wait for this (see `reloading`).
-        reloading.remove(ObjectIdentifier(host))
+        // Renders of a view model whose commit was refused wait for this.
+        commits.reloaded(host)
         // Another reload may have got here first while this one waited, or this host may have
         // rendered and queued versions of its own since: a record that is not newer than those
         // is this node's own commit, or will refuse the in-flight one (whose conflict reloads).
@@ -121,110 +96,6 @@ extension ViewModelGraph {
         }
     }
 
-    /// Hands rendered versions to the persistence; publishes them at once without one.
-    func commit(_ rendered: [RenderedVersion]) -> Task<CommitOutcome, Never>? {
-        guard !rendered.isEmpty else { return nil }
-        guard let persistence else {
-            let timing = claimsWithheld ? nil : RequestTiming.current
-            timing?.mark(.commitStarted)
-            timing?.mark(.committed)
-            for version in rendered {
-                publish(version)
-                if !version.host.watchers.isEmpty { timing?.mark(.pushed) }
-            }
-            return nil
-        }
-        // A restored or reloaded view model's render shows the version the store already holds.
-        let held = rendered.filter(\.isStored)
-        held.forEach(publish)
-        let new = rendered.filter { !$0.isStored }
-        // No batch for nothing: an empty one would chain on (and report) the previous outcome.
-        guard !new.isEmpty else { return nil }
-        let batch = openBatch ?? startBatch(persistence)
-        let timing = claimsWithheld ? nil : RequestTiming.current
-        for version in new {
-            let host = version.host
-            let running = host.viewModel.runningDeferredCommand
-            let state = host.viewModel.persistedState
-            batch.versions.append(CommittedVersion(
-                path: host.path, expected: host.queuedVersion, snapshot: version.snapshot,
-                state: state, runningCommand: running, claim: claim(ofVersionOf: host, running: running),
-                loggedSnapshot: SensitiveRedaction.masked(version.body, inputs: host.sensitiveInputs).map {
-                    ViewModelHost.encode($0, version: version.snapshot.version, capacity: version.snapshot.bytes.count)
-                },
-                sealedMembers: host.sensitiveInputs, shape: host.viewModel.persistedShape.stored
-            ))
-            batch.rendered.append(version)
-            batch.timings.append(timing)
-            if host.queuedCommand != nil, running == nil { batch.commandEnds.insert(ObjectIdentifier(host)) }
-            host.queuedVersion = version.snapshot.version
-            host.queuedCommand = running
-        }
-        return batch.task
-    }
-
-    /// Opens the batch that collects versions rendered while the previous one commits; it
-    /// commits all of them in one call as soon as the previous one is done (one commit in flight
-    /// per session, so a burst of writes to one session shares its store transactions).
-    private func startBatch(_ persistence: any ViewModelPersistence) -> CommitBatch {
-        let batch = CommitBatch()
-        let previous = commitChain
-        commitCount += 1
-        let number = commitCount
-        batch.task = Task { [self] in
-            // A commit rendered on top of one that failed is refused too: its base was rolled back.
-            let before = await previous?.value ?? .committed
-            if openBatch === batch { openBatch = nil }
-            guard !batch.versions.isEmpty else { return before }
-            do {
-                switch before {
-                case .committed: break
-                case .conflict: throw VersionConflict()
-                case .failed: throw ViewModelError.storeUnavailable
-                }
-                let started = ContinuousClock.now
-                for timing in batch.timings { timing?.mark(.commitStarted, at: started) }
-                try await persistence.commit(batch.versions)
-                let committed = ContinuousClock.now
-                for timing in batch.timings { timing?.mark(.committed, at: committed) }
-            } catch {
-                // What a command's end changed, to apply again on top of the other node's version.
-                let ends = error is VersionConflict ? CommandEnd.collect(from: batch) : []
-                let refused = Dictionary(batch.rendered.map { (ObjectIdentifier($0.host), $0.host) }) { first, _ in first }
-                // Another node committed first: nothing renders these view models until their
-                // newest versions are loaded, or a render of the rolled-back state would be
-                // refused again. Requests meanwhile wait for this task (still `commitChain`).
-                if error is VersionConflict { reloading.formUnion(refused.keys) }
-                self.rollBack(batch.rendered)
-                guard error is VersionConflict else {
-                    // The ends it showed are rolled back: they claim nothing any more.
-                    forgetSucceededClaims(of: batch)
-                    // Later renders start from the committed state again, not from this failure.
-                    if commitCount == number { commitChain = nil }
-                    return .failed
-                }
-                for host in refused.values { await self.reload(host) }
-                if commitCount == number { commitChain = nil }
-                if !ends.isEmpty { Task { await self.reapply(ends) } }
-                return .conflict
-            }
-            for (index, (version, committed)) in zip(batch.rendered, batch.versions).enumerated() {
-                version.host.committedState = committed.state
-                version.host.committedCommand = committed.runningCommand
-                self.publish(version)
-                if !version.host.watchers.isEmpty { batch.timings[index]?.mark(.pushed) }
-            }
-            forgetSucceededClaims(of: batch)
-            // Nothing waits on a finished commit: an idle session keeps no task (a finished
-            // task still holds its allocation, over a kilobyte per session).
-            if commitCount == number { commitChain = nil }
-            return .committed
-        }
-        openBatch = batch
-        commitChain = batch.task
-        return batch
-    }
-
     /// Makes a committed version visible: the board, the watchers, the long-polls.
     func publish(_ version: RenderedVersion) {
         let host = version.host
@@ -257,16 +128,6 @@ extension ViewModelGraph {
             path: snapshot.path, version: snapshot.version, bytes: snapshot.bytes, patch: patch,
             patchBase: previous.version
         )
-    }
-
-    /// Puts view models whose versions could not be committed back to their committed state.
-    func rollBack(_ failed: [RenderedVersion]) {
-        for version in failed {
-            let host = version.host
-            if let state = host.committedState { host.viewModel.restorePersistedState(state) }
-            host.rollBack()
-            if let committed = host.committed, host.isServedFromBoard { board.publish(committed) }
-        }
     }
 
     /// Continues a view model from what a previous process committed: same version, same

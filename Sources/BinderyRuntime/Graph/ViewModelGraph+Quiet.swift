@@ -5,7 +5,7 @@ extension ViewModelGraph {
     /// A quiet graph may leave memory: every version it shows is committed, so it comes back from
     /// the store exactly as after a restart (same versions, same state).
     package var isQuiet: Bool {
-        guard persistence != nil, commitChain == nil, openBatch == nil else { return false }
+        guard persistence != nil, commits.isIdle else { return false }
         return hosts.values.allSatisfy { host in
             host.watchers.isEmpty && host.waiters.isEmpty && host.viewModel.runningDeferredCommand == nil
         }

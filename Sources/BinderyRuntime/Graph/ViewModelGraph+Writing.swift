@@ -16,9 +16,9 @@ extension ViewModelGraph {
             // transaction instead of waiting one commit each; what changed before it (a first
             // render) still gets its own version first. Both wait while the view model reloads
             // what another node committed.
-            if ifVersion != nil || reloading.contains(ObjectIdentifier(host)) {
+            if ifVersion != nil || commits.isReloading(host) {
                 flushUnclaimed()
-                _ = await commitChain?.value
+                _ = await commits.chain?.value
                 for _ in 0..<5 where host.version != host.current.version { await settle() }
             } else {
                 flushUnclaimed()
@@ -47,7 +47,7 @@ extension ViewModelGraph {
             // model are checked by its model (its version moves with the model's changes,
             // this write's included). The commit runs on this actor (`nonisolated(nonsending)`):
             // for a view model bound to nothing, nothing runs between the check above and here.
-            guard !reloading.contains(ObjectIdentifier(host)) else { continue }
+            guard !commits.isReloading(host) else { continue }
             apply()
             let before = host.version
             let commit = flush()

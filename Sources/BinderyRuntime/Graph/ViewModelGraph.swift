@@ -22,23 +22,14 @@ package actor ViewModelGraph {
     /// migration would lose), by path: its view model (and, for a root, its screen) is refused,
     /// never made afresh nor written over.
     var unreadable: [String: PersistedStateError] = [:]
-    /// The last commit handed to the store; each waits for the one before.
-    var commitChain: Task<CommitOutcome, Never>?
-    /// Counts commits handed to the store, so a failed one knows whether it is still the last.
-    var commitCount = 0
-    /// The commit that has not started yet: versions rendered now join it.
-    var openBatch: CommitBatch?
-    /// View models whose commit was refused (another node committed first) and that are being
-    /// reloaded: flushes skip them until their newest committed state is in.
-    var reloading: Set<ObjectIdentifier> = []
+    /// How rendered versions become durable and published: batches, their chain, roll-back,
+    /// reloads after a conflict, idempotency claims.
+    let commits: CommitPipeline
     /// The root view models made so far, by screen name: a few, so an array (smaller than a dictionary).
     private var rootModels: [(name: String, model: any ViewModel)] = []
     var hosts: [String: ViewModelHost] = [:]
     private var nextID = 0
     private(set) var isClosed = false
-    /// While set, a flush's versions claim no idempotency key: what it renders is not the doing
-    /// of the request that runs it (see ``flushUnclaimed()``).
-    var claimsWithheld = false
     private nonisolated let flushPending = Atomic<Bool>(false)
 
     /// Creates a graph whose root view models are built on first use from `screens`.
@@ -64,6 +55,7 @@ package actor ViewModelGraph {
         self.screens = screens
         self.clock = clock
         self.persistence = persistence
+        self.commits = CommitPipeline(persistence: persistence)
         self.viewer = viewer
         var readable: [String: RestoredViewModel] = [:]
         for (path, record) in restored {
@@ -111,7 +103,7 @@ package actor ViewModelGraph {
     ) async throws(ViewModelError) -> CommandOutcome {
         let host = try await preparedHost(at: path)
         flushUnclaimed()
-        _ = await commitChain?.value
+        _ = await commits.chain?.value
         // The work's task inherits the viewer: what it changes is checked as the viewer's.
         let (_, started) = try asViewer { () throws(ViewModelError) in
             try host.viewModel.startCommand(name, argument: argument, isolation: self)
@@ -208,20 +200,20 @@ package actor ViewModelGraph {
     ///
     /// Returns the commit of what this flush rendered, if it rendered anything to commit.
     @discardableResult
-    package func flush() -> Task<CommitOutcome, Never>? {
+    package func flush() -> CommitPipeline.Commit? {
         flushPending.store(false, ordering: .sequentiallyConsistent)
         guard !isClosed else { return nil }
-        var commit: Task<CommitOutcome, Never>?
+        var commit: CommitPipeline.Commit?
         dropGoneHosts()
         // A parent's new version may rebuild its children, whose hosts then change in turn.
         for _ in 0..<3 {
             var changed: [RenderedVersion] = []
-            for host in hosts.values where !reloading.contains(ObjectIdentifier(host)) {
+            for host in hosts.values where !commits.isReloading(host) {
                 guard let (snapshot, body, isStored, texts) = render(host) else { continue }
                 changed.append(RenderedVersion(host: host, snapshot: snapshot, body: body, isStored: isStored, texts: texts))
             }
             guard !changed.isEmpty else { break }
-            commit = self.commit(changed) ?? commit
+            commit = commits.commit(changed, in: self) ?? commit
             guard reconcileChildren() else { break }
         }
         return commit

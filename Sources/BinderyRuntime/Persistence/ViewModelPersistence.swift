@@ -4,20 +4,17 @@
 /// sees it; a commit that fails leaves the view model as it was.
 package protocol ViewModelPersistence: Sendable {
     /// Commits new versions, all or nothing; returns only once they are durable.
-    func commit(_ versions: [CommittedVersion]) async throws
+    ///
+    /// Throws ``ViewModelError/versionConflict`` when a view model's stored version is no longer
+    /// the one its new version replaces (another node or process committed first: the graph
+    /// reloads it and, for a plain write, tries again), ``ViewModelError/storeUnavailable`` when
+    /// the store failed.
+    func commit(_ versions: [CommittedVersion]) async throws(ViewModelError)
     /// The versions of `path` after `version`, oldest first; nil when the log no longer reaches
     /// back that far (the caller sends one full snapshot instead).
     func versions(of path: String, after version: Int) async throws -> [EncodedSnapshot]?
     /// The newest committed state of `path` (another node may have written it); nil if none.
     func latest(of path: String) async throws -> RestoredViewModel?
-}
-
-/// A commit refused because a view model's stored version is no longer the one it replaced:
-/// another node (or process) committed first. The graph reloads and, for a plain write, tries
-/// again.
-package struct VersionConflict: Error, Sendable, Equatable {
-    /// Creates the error.
-    package init() {}
 }
 
 /// One new version of one view model, as committed.

@@ -12,19 +12,7 @@
 ///   task starts (its command's work, a shared record's commit, the flushes their changes
 ///   schedule in every session that shows the record), so what such a task renders says nothing
 ///   about the request.
-extension ViewModelGraph {
-    /// Flushes without claiming the key of the request whose task runs it (it still times it).
-    @discardableResult
-    func flushClaimingNothing() -> Task<CommitOutcome, Never>? {
-        RequestClaim.$current.withValue(nil) { flush() }
-    }
-
-    /// Flushes without claiming a key and waits for everything rendered so far to be committed.
-    func settleClaimingNothing() async {
-        flushClaimingNothing()
-        _ = await commitChain?.value
-    }
-
+extension CommitPipeline {
     /// The key a new version of `host` claims; `running` is the deferred command it shows running.
     func claim(ofVersionOf host: ViewModelHost, running: String?) -> RequestClaim? {
         guard !claimsWithheld, !host.showsRolledBackState else { return nil }
@@ -34,10 +22,25 @@ extension ViewModelGraph {
 
     /// Forgets the succeeded commands' keys that `batch` claimed: committed, their ends hold them;
     /// rolled back after a failure, their ends are gone.
-    func forgetSucceededClaims(of batch: CommitBatch) {
+    func forgetSucceededClaims(of batch: Batch) {
         for (version, committed) in zip(batch.rendered, batch.versions) {
             guard let claim = committed.claim else { continue }
             version.host.viewModel.commandStates.forgetSucceededClaim(claim)
         }
+    }
+}
+
+/// Flushes whose versions claim no key.
+extension ViewModelGraph {
+    /// Flushes without claiming the key of the request whose task runs it (it still times it).
+    @discardableResult
+    func flushClaimingNothing() -> CommitPipeline.Commit? {
+        RequestClaim.$current.withValue(nil) { flush() }
+    }
+
+    /// Flushes without claiming a key and waits for everything rendered so far to be committed.
+    func settleClaimingNothing() async {
+        flushClaimingNothing()
+        _ = await commits.chain?.value
     }
 }
