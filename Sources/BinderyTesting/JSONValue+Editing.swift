@@ -32,7 +32,7 @@ extension JSONValue {
         }
     }
 
-    /// The member `name` of an object: `$0.outputs["photo"]?["loading"] = true`.
+    /// The member `name` of an object: `$0.outputs["guest"]?["arrived"] = true`.
     ///
     /// Reads nil when the object has no such member, or the value is not an object. Assigning
     /// sets the member, adding it if new; nil removes it (JSON `null` is `.null`). Removing a

@@ -22,7 +22,7 @@ import Testing
 ///
 /// ```swift
 /// let viewer = Viewer(user: User(id: "u1", name: "Ada"))
-/// let tester = ViewModelTester(TodosViewModel(todos: .inMemory("todos"), viewer: viewer), viewer: viewer)
+/// let tester = ViewModelTester(TodosViewModel(lists: .inMemory("todos"), viewer: viewer), viewer: viewer)
 /// ```
 @MainActor
 public final class ViewModelTester<Model: ViewModel> {
@@ -41,7 +41,7 @@ public final class ViewModelTester<Model: ViewModel> {
 
     /// Starts testing `model`; its first snapshot is the state later steps change.
     ///
-    /// `path` is where a server would serve it (`gallery/photos/1`), for the paths and pages
+    /// `path` is where a server would serve it (`list/items/1`), for the paths and pages
     /// derived from its routes; by default its declaration's name in lower case. `initial`
     /// asserts that first snapshot exactly.
     public init(

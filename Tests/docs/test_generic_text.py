@@ -30,6 +30,19 @@ def test_the_generic_modules_name_no_seed_app():
     assert not found, "seed-app words in generic text:\n" + "\n".join(found)
 
 
+DOC_COMMENT_SEED_WORDS = re.compile(r"\bPOI|\bRAC[A-Z]|[Rr]ecipe|\b[Cc]-?41\b|\b[Cc]ourses?\b|[Gg]aller(y|ies)|[Pp]hoto")
+
+
+def test_the_public_doc_comments_name_no_seed_app():
+    """The `///` comments of the generic modules are the DocC archive's reference pages: no seed
+    app's nouns (a photo, a course, a recipe), not even as examples."""
+    files = [p for module in GENERIC_MODULES for p in sorted((REPO / "Sources" / module).rglob("*.swift"))]
+    found = [f"{p.relative_to(REPO)}:{number}: {line.strip()}" for p in files
+             for number, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1)
+             if line.lstrip().startswith("///") and DOC_COMMENT_SEED_WORDS.search(line)]
+    assert not found, "seed-app words in public doc comments:\n" + "\n".join(found)
+
+
 def test_the_counters_openapi_document_names_no_seed_app():
     document = REPO / "Examples" / "Counter" / "openapi.json"
     found = seed_words(document, document.read_text(encoding="utf-8"))

@@ -4,7 +4,7 @@ import Foundation
 import HTTPTypes
 import Synchronization
 
-/// Serves the thin client's page for `/` and every page URL (`/form`, `/gallery/photos/3`), so
+/// Serves the thin client's page for `/` and every page URL (`/counter`, `/list/items/3`), so
 /// every screen has a shareable URL the client routes itself.
 ///
 /// The page is the client's `index.html` with every screen's files of any layer put in (the

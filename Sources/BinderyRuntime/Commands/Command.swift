@@ -1,6 +1,6 @@
 import Observation
 
-/// The live state of one command of one view model (RACCommand / ReactiveSwift `Action`):
+/// The live state of one command of one view model (ReactiveSwift's `Action`):
 /// whether it executes, its last error, and the executions it runs under its policy.
 ///
 /// Its declaration (``CommandDeclaration``) says what the command takes and does; this object

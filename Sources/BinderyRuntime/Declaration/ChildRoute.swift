@@ -10,7 +10,7 @@ public struct ChildRoute<Model: AnyObject>: Sendable {
     let prepare: Preparation
 
     /// Declares a route `segment/{parameter}` to children described by `child`; with an empty
-    /// `segment` the route is `{parameter}` right below the parent (`courses/{id}`).
+    /// `segment` the route is `{parameter}` right below the parent (`list/{id}`).
     ///
     /// `resolve` finds the child for a parameter value. `prepare` loads what `resolve` needs
     /// when a child is asked for before its parent has it (a shared URL opened in a new

@@ -1,6 +1,6 @@
 /// What happens when a command is executed while an earlier execution still runs.
 public enum CommandPolicy: Sendable, Hashable {
-    /// A second execution is refused (409) while one runs; RACCommand's default.
+    /// A second execution is refused (409) while one runs; ReactiveSwift `Action`'s default.
     case serial
     /// Executions run side by side.
     case concurrent

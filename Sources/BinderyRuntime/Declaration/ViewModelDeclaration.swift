@@ -81,7 +81,7 @@ public struct ViewModelDeclaration<Model: AnyObject>: Sendable {
     /// ``CommandDeclaration/executable(by:)``). It does not reach its children: each states its own.
     ///
     /// ```swift
-    /// ViewModelDeclaration<RecipeEditViewModel>("RecipeEdit", summary: "…", …).writable(by: .signedIn)
+    /// ViewModelDeclaration<NoteEditViewModel>("NoteEdit", summary: "…", …).writable(by: .signedIn)
     /// ```
     public func writable(by access: Access<Model>) -> Self {
         var declared = self

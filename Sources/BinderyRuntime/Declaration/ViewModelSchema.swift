@@ -51,14 +51,14 @@ public struct ViewModelSchema: Sendable {
 
     /// One child route, e.g. `items/{id}`.
     public struct Child: Sendable {
-        /// The route's name, which also names its page template (`item`, `photo`).
+        /// The route's name, which also names its page template (`item`, `guest`).
         public let name: String
         /// A page title for the child's screen.
         public let title: String
         /// The output whose value titles a child's page, if any.
         public let titleMember: String?
         /// The literal path segment, `items`; empty for a route right below the parent
-        /// (`courses/{id}`).
+        /// (`list/{id}`).
         public let segment: String
         /// The parameter's name, `id`; empty for a fixed page such as `edit`
         /// (``ChildRoute/page(_:title:titleMember:segment:child:resolve:)``).

@@ -60,8 +60,8 @@ public final class SharedCollection<Record: SharedRecord>: SharedModel, Observab
     /// and changes nothing. Code outside a request (the server's own) is not checked.
     ///
     /// ```swift
-    /// SharedCollection<Recipe>("recipes", writableBy: .signedIn,
-    ///                          deletableBy: .when { user, recipe in recipe.owner == user.id })
+    /// SharedCollection<Document>("documents", writableBy: .signedIn,
+    ///                            deletableBy: .when { user, document in document.owner == user.id })
     /// ```
     public init(
         _ name: String, firstStart: [Record] = [], makeID: @escaping @Sendable () -> String = SharedCollection.randomID,

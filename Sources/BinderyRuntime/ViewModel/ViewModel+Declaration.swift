@@ -134,7 +134,7 @@ extension ViewModel {
     }
 
     /// Loads what the child at `path` needs before ``child(at:)`` can find it, so that a shared
-    /// URL such as `gallery/photos/3` works in a brand-new session.
+    /// URL such as `list/items/3` works in a brand-new session.
     package func prepareChild(at path: ArraySlice<String>) async {
         guard let route = route(for: path) else { return }
         await route.prepare(self)

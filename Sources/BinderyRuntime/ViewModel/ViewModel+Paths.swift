@@ -37,7 +37,7 @@ extension ViewModel {
 
 extension ViewModel {
     /// The page of the sibling that this view model's own route gives `parameter`
-    /// (`/gallery/photos/4` beside `gallery/photos/3`): its path with the last segment replaced.
+    /// (`/list/items/4` beside `list/items/3`): its path with the last segment replaced.
     public func siblingPage(_ parameter: String) -> String {
         "/" + servedPath.split(separator: "/").dropLast().joined(separator: "/") + "/" + parameter
     }
