@@ -9,45 +9,7 @@ extension ViewModelGraph {
         // on top of it, and a conditional one finds its version stale (412).
         for _ in 0..<3 {
             let host = try await preparedHost(at: path)
-            // A conditional write waits for renders of other requests still on their way to the
-            // store, so If-Match is checked against what the write would replace. A plain write
-            // does not: it applies on top of them and joins the commit batch that collects them
-            // (refused with them if they are), so a burst of writes to one session shares a store
-            // transaction instead of waiting one commit each; what changed before it (a first
-            // render) still gets its own version first. Both wait while the view model reloads
-            // what another node committed.
-            if ifVersion != nil || commits.isReloading(host) {
-                flushUnclaimed()
-                _ = await commits.chain?.value
-                for _ in 0..<5 where host.version != host.current.version { await settle() }
-            } else {
-                flushUnclaimed()
-            }
-            // A version newer than ours: another node wrote it and this copy has not heard yet.
-            if let ifVersion, let newest = ifVersion.max(), newest > host.current.version {
-                await reload(host)
-            }
-            var conditional = ifVersion != nil
-            if let ifVersion, !ifVersion.contains(host.current.version) {
-                // An older version: merged when none of the inputs it writes changed since.
-                try await checkUnchanged(host, patch: patch, since: ifVersion)
-                conditional = false
-            }
-            let (apply, shared) = try asViewer { () throws(ViewModelError) in try host.viewModel.prepareWrite(patch) }
-            // Written-through inputs are committed to their shared model first.
-            do {
-                try await asViewer { () async throws(ViewModelError) in try await host.viewModel.commitShared(shared, conditional: conditional) }
-            } catch .versionMismatch {
-                await settle()
-                throw .versionMismatch(current: host.current.version)
-            }
-            // While a bound model's commit waited, this view model's own commit may have lost a race
-            // and be reloading: prepare again on what it reloads (the shared model already holds
-            // the write; writing it again changes nothing). Conditional writes to a bound view
-            // model are checked by its model (its version moves with the model's changes,
-            // this write's included). The commit runs on this actor (`nonisolated(nonsending)`):
-            // for a view model bound to nothing, nothing runs between the check above and here.
-            guard !commits.isReloading(host) else { continue }
+            guard let apply = try await validate(patch, on: host, ifVersion: ifVersion) else { continue }
             apply()
             let before = host.version
             let commit = flush()
@@ -62,6 +24,53 @@ extension ViewModelGraph {
             }
         }
         throw .versionConflict
+    }
+
+    /// Checks a write against what it would replace and the view model's rules, and commits its
+    /// written-through inputs to their shared models: returns what applies the rest, or nil when
+    /// the view model is reloading another node's version meanwhile (the caller tries again).
+    private func validate(
+        _ patch: JSONValue, on host: ViewModelHost, ifVersion: Set<Int>?
+    ) async throws(ViewModelError) -> (() -> Void)? {
+        // A conditional write waits for renders of other requests still on their way to the
+        // store, so If-Match is checked against what the write would replace. A plain write does
+        // not: it applies on top of them and joins the commit batch that collects them (refused
+        // with them if they are), so a burst of writes to one session shares a store transaction
+        // instead of waiting one commit each; what changed before it (a first render) still gets
+        // its own version first. Both wait while the view model reloads what another node
+        // committed.
+        if ifVersion != nil || commits.isReloading(host) {
+            flushUnclaimed()
+            _ = await commits.chain?.value
+            for _ in 0..<5 where host.version != host.current.version { await settle() }
+        } else {
+            flushUnclaimed()
+        }
+        // A version newer than ours: another node wrote it and this copy has not heard yet.
+        if let ifVersion, let newest = ifVersion.max(), newest > host.current.version {
+            await reload(host)
+        }
+        var conditional = ifVersion != nil
+        if let ifVersion, !ifVersion.contains(host.current.version) {
+            // An older version: merged when none of the inputs it writes changed since.
+            try await checkUnchanged(host, patch: patch, since: ifVersion)
+            conditional = false
+        }
+        let (apply, shared) = try asViewer { () throws(ViewModelError) in try host.viewModel.prepareWrite(patch) }
+        // Written-through inputs are committed to their shared model first.
+        do {
+            try await asViewer { () async throws(ViewModelError) in try await host.viewModel.commitShared(shared, conditional: conditional) }
+        } catch .versionMismatch {
+            await settle()
+            throw .versionMismatch(current: host.current.version)
+        }
+        // While a bound model's commit waited, this view model's own commit may have lost a race
+        // and be reloading: prepare again on what it reloads (the shared model already holds the
+        // write; writing it again changes nothing). Conditional writes to a bound view model are
+        // checked by its model (its version moves with the model's changes, this write's
+        // included). The commit runs on this actor (`nonisolated(nonsending)`): for a view model
+        // bound to nothing, nothing runs between the check above and the caller's apply.
+        return commits.isReloading(host) ? nil : apply
     }
 
     /// Refuses a conditional write whose version is older than `host`'s unless none of the inputs
