@@ -40,6 +40,35 @@ struct ViewModelTesterTests {
         counter.finish()
     }
 
+    @Test func receiveWaitsForTheCommandsWorkAndAssertsWhatItChanged() async throws {
+        let counter = ViewModelTester(CounterViewModel())
+        try counter.execute("slowIncrement") {
+            $0.commands["slowIncrement"]?.executing = true
+            $0.commands["slowIncrement"]?.enabled = false
+        }
+        await withKnownIssue("the work waits on the gate: still executing") {
+            await counter.receive("slowIncrement") { _ in }
+        }
+        counter.model.gate.open()
+        await counter.receive("slowIncrement") {
+            $0.outputs["count"] = 1
+            $0.commands["slowIncrement"]?.executing = false
+            $0.commands["slowIncrement"]?.enabled = true
+        }
+        counter.finish()
+    }
+
+    @Test func aNonExhaustiveStepAssertsOnlyWhatItNames() async throws {
+        let counter = ViewModelTester(CounterViewModel())
+        counter.isExhaustive = false
+        // The greeting changes too; this step does not care.
+        try await counter.write(["name": "ada"]) { $0.inputs["name"] = "ada" }
+        await withKnownIssue("what a step names is still checked: the greeting is 'hello ada'") {
+            try await counter.write(["name": "bob"]) { $0.outputs["greeting"] = "hello ada" }
+        }
+        counter.finish()
+    }
+
     @Test func activationWorkStillRunningAtTheEndFails() async {
         let loader = ViewModelTester(LoaderViewModel())
         await loader.activate { $0.outputs["loading"] = true }
