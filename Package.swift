@@ -187,8 +187,12 @@ let package = Package(
             path: "Tests/Fuzz/BinderyFuzz",
             swiftSettings: strictSettings
         ),
-        // What several test targets share: a raw HTTP/1.1 client over loopback, child processes, gates.
-        .target(name: "BinderyTestSupport", path: "Tests/BinderyTestSupport", swiftSettings: strictSettings),
+        // What several test targets share: a raw HTTP/1.1 client over loopback, child processes, gates,
+        // the counting test clock, a recorder, turns for other tasks.
+        .target(
+            name: "BinderyTestSupport", dependencies: [.product(name: "Clocks", package: "swift-clocks")],
+            path: "Tests/BinderyTestSupport", swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "BinderyHTTPTests", dependencies: ["BinderyHTTP", "BinderyTestSupport"], swiftSettings: strictSettings
         ),
@@ -202,13 +206,13 @@ let package = Package(
         ),
         .testTarget(
             name: "BinderyUpstreamTests",
-            dependencies: ["BinderyUpstream", .product(name: "Clocks", package: "swift-clocks")],
+            dependencies: ["BinderyUpstream", "BinderyTestSupport", .product(name: "Clocks", package: "swift-clocks")],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "SeedAppsTests",
             dependencies: [
-                "SeedApps", "BinderyUpstream", "BinderyTesting",
+                "SeedApps", "BinderyUpstream", "BinderyTesting", "BinderyTestSupport",
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: strictSettings

@@ -1,4 +1,5 @@
 import BinderyRuntime
+import BinderyTestSupport
 import BinderyTesting
 import Observation
 import Synchronization
@@ -115,7 +116,7 @@ struct AccessRuleTests {
     @Test func aStreamOfAPageNoLongerReadableEndsAndIsPushedNothingMore() async throws {
         let screens = [Screen("diary", title: "Diary") { viewer in DiaryViewModel(viewer: viewer) }]
         let ada = ViewModelGraph(screens: screens, viewer: Viewer(user: Self.ada))
-        let pushed = Recorder()
+        let pushed = Recorder<EncodedSnapshot>()
         let ended = Mutex(false)
         _ = try await ada.watch("diary/entry", after: nil, send: { pushed.append($0) }, end: { ended.withLock { $0 = true } })
         #expect(pushed.versions.count == 1, "the entry as it was, while public")

@@ -67,7 +67,7 @@ struct GraphPersistenceTests {
         let gate = Gate()
         let persistence = RecordingPersistence(holdingAt: gate)
         let graph = ViewModelGraph(screens: counterScreens, persistence: persistence)
-        let pushed = Recorder()
+        let pushed = Recorder<EncodedSnapshot>()
         let watching = Task { try await graph.watch("counter", after: nil, send: { pushed.append($0) }, end: {}) }
         let writing = Task { try await graph.write("counter", patch: ["name": "ada"]) }
         for _ in 0..<50 { await Task.yield() }
@@ -155,7 +155,7 @@ struct GraphPersistenceTests {
         let graph = ViewModelGraph(screens: counterScreens, persistence: persistence)
         let first = try await graph.snapshot("counter")
         for name in ["a", "b", "c"] { _ = try await graph.write("counter", patch: ["name": .string(name)]) }
-        let resumed = Recorder()
+        let resumed = Recorder<EncodedSnapshot>()
         _ = try await graph.watch("counter", after: first.version, send: { resumed.append($0) }, end: {})
         let current = try await graph.snapshot("counter")
         #expect(resumed.versions == Array(first.version + 1...current.version))
@@ -171,7 +171,7 @@ struct GraphPersistenceTests {
         let plain = try await nodeB.write("counter", patch: ["limit": 5])
         #expect(plain.output("greeting") == "hello a", "B reloaded A's write before applying its own")
         #expect(plain.version == first.version + 2)
-        let pushed = Recorder()
+        let pushed = Recorder<EncodedSnapshot>()
         _ = try await nodeA.watch("counter", after: first.version + 1, send: { pushed.append($0) }, end: {})
         await nodeA.refresh("counter", toVersion: plain.version)
         #expect(pushed.versions.last == plain.version, "A shows B's version once notified")

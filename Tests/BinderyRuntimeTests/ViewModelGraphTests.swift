@@ -70,7 +70,7 @@ struct ViewModelGraphTests {
     }
 
     @Test func deferredCommandRunsInTheBackgroundAndRefusesASecondExecution() async throws {
-        let events = Recorder()
+        let events = Recorder<EncodedSnapshot>()
         _ = try await graph.watch("counter", after: nil, send: { events.append($0) }, end: {})
         let outcome = try await graph.execute("counter", command: "slowIncrement", argument: nil)
         guard case .running(let running) = outcome else {
@@ -91,7 +91,7 @@ struct ViewModelGraphTests {
     }
 
     @Test func watchingActivatesAndTheLastUnwatchDeactivatesAndCancels() async throws {
-        let events = Recorder()
+        let events = Recorder<EncodedSnapshot>()
         let first = try await graph.watch("counter", after: nil, send: { events.append($0) }, end: {})
         let second = try await graph.watch("counter", after: nil, send: { _ in }, end: {})
         #expect(try await graph.snapshot("counter").isActive)
@@ -114,10 +114,10 @@ struct ViewModelGraphTests {
     @Test func resumingAtTheCurrentVersionSendsNothingAndAnOlderOneSendsTheCurrent() async throws {
         _ = try await graph.watch("counter", after: nil, send: { _ in }, end: {})
         let current = try await graph.snapshot("counter")
-        let upToDate = Recorder()
+        let upToDate = Recorder<EncodedSnapshot>()
         _ = try await graph.watch("counter", after: current.version, send: { upToDate.append($0) }, end: {})
         #expect(upToDate.versions.isEmpty)
-        let behind = Recorder()
+        let behind = Recorder<EncodedSnapshot>()
         _ = try await graph.watch("counter", after: current.version - 1, send: { behind.append($0) }, end: {})
         #expect(behind.versions == [current.version])
     }
@@ -129,7 +129,7 @@ struct ViewModelGraphTests {
     }
 
     @Test func closeEndsWatchesAndRefusesFurtherUse() async throws {
-        let ended = Recorder()
+        let ended = Recorder<EncodedSnapshot>()
         _ = try await graph.watch("counter", after: nil, send: { _ in }, end: { ended.append(EncodedSnapshot(path: "", version: 0, bytes: [])) })
         await graph.close()
         #expect(ended.versions == [0])
@@ -164,10 +164,9 @@ struct ViewModelGraphTests {
     }
 }
 
-/// Collects snapshots sent to a watcher.
-final class Recorder: Sendable {
-    private let storage = Mutex<[EncodedSnapshot]>([])
-    func append(_ snapshot: EncodedSnapshot) { storage.withLock { $0.append(snapshot) } }
-    var snapshots: [EncodedSnapshot] { storage.withLock { $0 } }
-    var versions: [Int] { snapshots.map(\.version) }
+extension Recorder where Value == EncodedSnapshot {
+    /// The snapshots sent to a watcher so far.
+    var snapshots: [EncodedSnapshot] { values }
+    /// Their versions.
+    var versions: [Int] { values.map(\.version) }
 }

@@ -1,3 +1,4 @@
+import BinderyTestSupport
 import BinderyUpstream
 import Clocks
 import Foundation
@@ -5,7 +6,7 @@ import Testing
 
 @Suite("Calls wait on the injected clock")
 struct TimingTests {
-    let clock = WatchedClock()
+    let clock = CountingClock()
 
     @Test func callFinishesOnlyAfterItsLatency() async throws {
         let provider = UpstreamProvider(settings: .uniform(EndpointSettings(latencyMs: 1000)), clock: clock)

@@ -1,5 +1,6 @@
 import SeedApps
 import BinderyRuntime
+import BinderyTestSupport
 import BinderyUpstream
 import BinderyTesting
 import Testing
@@ -16,7 +17,7 @@ struct CoursesViewModelTests {
 
     /// Starts `load` on `list`, lets the call finish after one second and asserts the change.
     func load(
-        _ list: ViewModelTester<CoursesViewModel>, on clock: CountingTestClock,
+        _ list: ViewModelTester<CoursesViewModel>, on clock: CountingClock,
         sourceLocation: SourceLocation = #_sourceLocation, _ update: (inout SnapshotState) -> Void
     ) async throws {
         let started = clock.sleepsStarted
@@ -233,7 +234,7 @@ func coursesOutput(_ courses: [Course]) -> JSONValue {
 
 extension UpstreamProvider {
     /// The courses as the upstream serves them, read on a clock that is advanced for it.
-    func peekCourses(_ clock: CountingTestClock) async throws -> [Course] {
+    func peekCourses(_ clock: CountingClock) async throws -> [Course] {
         let started = clock.sleepsStarted
         let task = Task { try await self.courses() }
         await clock.waitForSleeps(started + 1)

@@ -1,5 +1,6 @@
 import SeedApps
 import BinderyRuntime
+import BinderyTestSupport
 import BinderyUpstream
 import Testing
 

@@ -1,4 +1,5 @@
 import BinderyRuntime
+import BinderyTestSupport
 import BinderyUpstream
 import Synchronization
 import Testing
@@ -42,7 +43,7 @@ let badNetwork: JSONValue = ["message": "Bad Network", "code": 500, "origin": "u
 
 extension UpstreamProvider {
     /// The photo list as the upstream serves it, read on a clock that is advanced for it.
-    func peekPhotos(_ clock: CountingTestClock) async throws -> [Photo] {
+    func peekPhotos(_ clock: CountingClock) async throws -> [Photo] {
         let started = clock.sleepsStarted
         let task = Task { try await self.photos() }
         await clock.waitForSleeps(started + 1)

@@ -1,5 +1,6 @@
 import SeedApps
 import BinderyRuntime
+import BinderyTestSupport
 import BinderyUpstream
 import BinderyTesting
 import Testing
@@ -9,7 +10,7 @@ import Testing
 @Suite("Gallery view model (seed 004)", .timeLimit(.minutes(1)))
 struct GalleryViewModelTests {
     /// Activates `model` until its import ends: waits for the call, advances one second.
-    func activate(_ model: GalleryViewModel, on clock: CountingTestClock) async {
+    func activate(_ model: GalleryViewModel, on clock: CountingClock) async {
         let started = clock.sleepsStarted
         let active = Task { await model.whileActive() }
         await clock.waitForSleeps(started + 1)

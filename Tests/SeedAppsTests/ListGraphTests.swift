@@ -1,5 +1,6 @@
 import SeedApps
 import BinderyRuntime
+import BinderyTestSupport
 import BinderyUpstream
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 @Suite("List in a view-model graph", .timeLimit(.minutes(1)))
 struct ListGraphTests {
     /// A graph whose list has loaded, and the spots it loaded.
-    func loadedGraph() async throws -> (ViewModelGraph, CountingTestClock, [ScenicSpot]) {
+    func loadedGraph() async throws -> (ViewModelGraph, CountingClock, [ScenicSpot]) {
         let (upstream, clock) = makeTestUpstream()
         let spots = try await upstream.peekTravel(clock)
         let graph = ViewModelGraph(screens: FeatureScreens.all(upstream: upstream))

@@ -1,5 +1,6 @@
 import SeedApps
 import BinderyRuntime
+import BinderyTestSupport
 import BinderyUpstream
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 struct ListViewModelTests {
     /// Runs `load` to its end: waits until both upstream calls sleep, then advances one second.
     func runLoad(
-        _ model: ListViewModel, on clock: CountingTestClock, calls: Int = 2
+        _ model: ListViewModel, on clock: CountingClock, calls: Int = 2
     ) async throws -> Result<CommandResult, ExecutionFailure> {
         let started = clock.sleepsStarted
         let run = Task { try await model.execute("load") }
@@ -261,17 +262,17 @@ struct ListViewModelTests {
 
 extension UpstreamProvider {
     /// The scenic spots as the upstream serves them, read on a clock that is advanced for it.
-    func peekTravel(_ clock: CountingTestClock) async throws -> [ScenicSpot] {
+    func peekTravel(_ clock: CountingClock) async throws -> [ScenicSpot] {
         try await peek(clock) { try await self.travel() }
     }
 
     /// The hotels as the upstream serves them, read on a clock that is advanced for it.
-    func peekHotels(_ clock: CountingTestClock) async throws -> [Hotel] {
+    func peekHotels(_ clock: CountingClock) async throws -> [Hotel] {
         try await peek(clock) { try await self.hotels() }
     }
 
     private func peek<Value: Sendable>(
-        _ clock: CountingTestClock, _ call: @escaping @Sendable () async throws -> Value
+        _ clock: CountingClock, _ call: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         let started = clock.sleepsStarted
         let task = Task { try await call() }

@@ -1,5 +1,6 @@
 import SeedApps
 import BinderyRuntime
+import BinderyTestSupport
 import BinderyUpstream
 import Testing
 
@@ -16,7 +17,7 @@ struct RecipeTimerTests {
     )
 
     /// A graph over a book holding ``quick``, on a test clock.
-    func timerGraph() -> (RecipeBook, ViewModelGraph, CountingTestClock) {
+    func timerGraph() -> (RecipeBook, ViewModelGraph, CountingClock) {
         let (upstream, clock) = makeTestUpstream()
         let book = RecipeBook.inMemory([Self.quick])
         return (book, ViewModelGraph(screens: FeatureScreens.all(upstream: upstream, recipes: book, clock: clock)), clock)
@@ -28,7 +29,7 @@ struct RecipeTimerTests {
     }
 
     /// Advances one second and waits until the timer shows `remaining` in step `index`.
-    func tick(_ graph: ViewModelGraph, _ clock: CountingTestClock, to index: Int, _ remaining: Int) async {
+    func tick(_ graph: ViewModelGraph, _ clock: CountingClock, to index: Int, _ remaining: Int) async {
         await clock.advance(by: .seconds(1))
         #expect(await settle {
             let outputs = try? await self.outputs(graph)

@@ -1,5 +1,6 @@
 import SeedApps
 import BinderyRuntime
+import BinderyTestSupport
 import BinderyTesting
 import Testing
 
@@ -18,7 +19,7 @@ struct RecipeViewModelTests {
 
     @Test func canStartTimerFollowsTheRecipesSteps() async throws {
         let book = RecipeBook.inMemory([Self.quick])
-        let detail = ViewModelTester(RecipeDetailViewModel(book: book, id: "quick", clock: CountingTestClock())) { state in
+        let detail = ViewModelTester(RecipeDetailViewModel(book: book, id: "quick", clock: CountingClock())) { state in
             #expect(state.outputs["canStartTimer"] == true)
             #expect(state.outputs["recipeVersion"] == 1)
             #expect(state.commands == ["startTimer": Self.idle(enabled: true), "restore": Self.idle(enabled: false)])
@@ -42,7 +43,7 @@ struct RecipeViewModelTests {
     }
 
     @Test func theTimerCountsDownStepByStepOnTheTestClock() async throws {
-        let clock = CountingTestClock()
+        let clock = CountingClock()
         let timer = ViewModelTester(RecipeTimerViewModel(book: .inMemory([Self.quick]), id: "quick", clock: clock)) { state in
             #expect(state.outputs == [
                 "currentStepIndex": 0, "currentStepName": "Developer", "nextStepString": "Fixer",
