@@ -103,7 +103,9 @@ def test_a_deploy_reloads_the_page_at_a_safe_moment_keeping_its_url_and_the_unse
 
     wait(driver, lambda: page_client(driver) == after, message="the new page is not the new client's")
     assert driver.current_url == url
-    assert driver.execute_script("return window.__release") == "two", "the new page does not run the new files"
+    # The page names its client before its modules have run: wait for the new app.js to have run.
+    wait(driver, lambda: driver.execute_script("return window.__release") == "two",
+         message="the new page does not run the new files")
     wait(driver, lambda: css(driver, "#phone").get_attribute("value") == "18699", timeout=10,
          message="the edit typed before the reload is not in the field")
     # Kept across the reload until the server acknowledges it to this page (the old page's last
