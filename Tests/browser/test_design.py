@@ -1,6 +1,6 @@
-"""Issue 29's design pass: dark mode really applies and stays readable, the main column does not
-move when a scroll bar comes, the login form uses the width it has, and axe-core finds nothing
-serious or critical on any screen in light or dark. Dark is emulated with CDP
+"""The design holds on every screen (issue 29): dark mode really applies and stays readable, the
+main column does not move when a scroll bar comes, the login form uses the width it has, and axe-core
+finds nothing serious or critical on any screen in light or dark. Dark is emulated with CDP
 (`Emulation.setEmulatedMedia`, prefers-color-scheme)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""What a new user met when clicking through every screen at desktop and phone size (issue 14's
-findings, second look): each dead end or hidden message found, and its fix."""
+"""A new user clicking through every screen at desktop and phone size meets no dead end and no
+hidden message: each one once found (issue 14's findings, second look), checked fixed."""
 
 from __future__ import annotations
 
