@@ -30,7 +30,8 @@ extension ServeOptions {
             server = try await BinderyServer(configuration: configuration, logger: logger, app: build)
         } catch {
             // One line naming what failed, no stack: a corrupt or unreadable store stops startup.
-            FileHandle.standardError.write(Data("\(CommandLine.arguments.first.map { ($0 as NSString).lastPathComponent } ?? "bindery"): \(error)\n".utf8))
+            FileHandle.standardError.write(
+                Data("\(CommandLine.arguments.first.map { ($0 as NSString).lastPathComponent } ?? "bindery"): \(error)\n".utf8))
             throw ExitCode.failure
         }
         do {

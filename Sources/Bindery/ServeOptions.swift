@@ -33,10 +33,14 @@ public struct ServeOptions: ParsableArguments {
     @Option(help: "Port to listen on; 0 picks a free one (BINDERY_PORT).")
     var port: Int = OptionEnvironment.int("BINDERY_PORT") ?? 8080
 
-    @Option(help: "Where sessions last: sqlite:PATH (created on first start), memory, or postgres://user@host:port/db for several nodes (BINDERY_STORE).")
+    @Option(
+        help: "Where sessions last: sqlite:PATH (created on first start), memory, or postgres://user@host:port/db for several nodes (BINDERY_STORE).")
     var store: String = OptionEnvironment.string("BINDERY_STORE") ?? StoreLocation.default.description
 
-    @Option(help: "The app's own static files, layered over the thin client: screens/<name>.html templates and files that override the client's; empty for none (BINDERY_PUBLIC_DIR).")
+    @Option(
+        help:
+            "The app's own static files, layered over the thin client: screens/<name>.html templates and files that override the client's; empty for none (BINDERY_PUBLIC_DIR)."
+    )
     var publicDir: String = OptionEnvironment.string("BINDERY_PUBLIC_DIR") ?? "Public"
 
     @Option(help: "The thin client's files; empty: Bindery's own, found next to the executable or in its sources (BINDERY_CLIENT_DIR).")
@@ -51,7 +55,10 @@ public struct ServeOptions: ParsableArguments {
     @Option(help: "Largest accepted request body in bytes; larger ones get 413 (BINDERY_MAX_BODY_BYTES).")
     var maxBodyBytes: Int = OptionEnvironment.int("BINDERY_MAX_BODY_BYTES") ?? 1 << 20
 
-    @Option(help: "Open connections allowed in total; beyond it an idle connection makes room for a request, else 503 (BINDERY_MAX_CONNECTIONS; lowered to what ulimit -n allows).")
+    @Option(
+        help:
+            "Open connections allowed in total; beyond it an idle connection makes room for a request, else 503 (BINDERY_MAX_CONNECTIONS; lowered to what ulimit -n allows)."
+    )
     var maxConnections: Int = OptionEnvironment.int("BINDERY_MAX_CONNECTIONS") ?? Self.defaultMaxConnections
 
     /// `--max-connections` when neither the option nor `BINDERY_MAX_CONNECTIONS` says otherwise.
@@ -63,16 +70,25 @@ public struct ServeOptions: ParsableArguments {
     @Option(help: "Seconds an idle connection is kept (BINDERY_CONNECTION_TIMEOUT).")
     var connectionTimeout: Int = OptionEnvironment.int("BINDERY_CONNECTION_TIMEOUT") ?? 30
 
-    @Option(help: "Seconds a connection has to send a complete request head, from its opening or previous answer, however slowly; 0: no deadline (BINDERY_REQUEST_HEAD_TIMEOUT).")
+    @Option(
+        help:
+            "Seconds a connection has to send a complete request head, from its opening or previous answer, however slowly; 0: no deadline (BINDERY_REQUEST_HEAD_TIMEOUT)."
+    )
     var requestHeadTimeout: Int = OptionEnvironment.int("BINDERY_REQUEST_HEAD_TIMEOUT") ?? 30
 
     @Option(help: "Seconds an unused session lives (BINDERY_SESSION_IDLE_TIMEOUT).")
     var sessionIdleTimeout: Int = OptionEnvironment.int("BINDERY_SESSION_IDLE_TIMEOUT") ?? 1800
 
-    @Option(help: "Seconds after which a quiet session (no event stream, nothing running) leaves memory; it stays in the store and its next request restores it; 0: never (BINDERY_SESSION_HIBERNATE_AFTER).")
+    @Option(
+        help:
+            "Seconds after which a quiet session (no event stream, nothing running) leaves memory; it stays in the store and its next request restores it; 0: never (BINDERY_SESSION_HIBERNATE_AFTER)."
+    )
     var sessionHibernateAfter: Int = OptionEnvironment.int("BINDERY_SESSION_HIBERNATE_AFTER") ?? 300
 
-    @Option(help: "Seconds the answer to a request with an Idempotency-Key is kept for its retries, while its session lives (BINDERY_IDEMPOTENCY_KEY_LIFETIME).")
+    @Option(
+        help:
+            "Seconds the answer to a request with an Idempotency-Key is kept for its retries, while its session lives (BINDERY_IDEMPOTENCY_KEY_LIFETIME)."
+    )
     var idempotencyKeyLifetime: Int = OptionEnvironment.int("BINDERY_IDEMPOTENCY_KEY_LIFETIME") ?? 86_400
 
     @Option(help: "Seconds between session sweeps: idle expiry, hibernation, last use and the store's trim (BINDERY_SESSION_SWEEP_INTERVAL).")
@@ -93,7 +109,10 @@ public struct ServeOptions: ParsableArguments {
     @Flag(help: "Count clients by the address a proxy in front puts last in X-Forwarded-For (BINDERY_TRUST_FORWARDED_FOR=1).")
     var trustForwardedFor: Bool = OptionEnvironment.flag("BINDERY_TRUST_FORWARDED_FOR")
 
-    @Flag(help: "Mark the session cookie Secure: clients reach the server over TLS only, through a TLS proxy (BINDERY_SECURE_COOKIES=1). Behind a trusted proxy it is Secure anyway when X-Forwarded-Proto is https.")
+    @Flag(
+        help:
+            "Mark the session cookie Secure: clients reach the server over TLS only, through a TLS proxy (BINDERY_SECURE_COOKIES=1). Behind a trusted proxy it is Secure anyway when X-Forwarded-Proto is https."
+    )
     var secureCookies: Bool = OptionEnvironment.flag("BINDERY_SECURE_COOKIES")
 
     @Option(help: "Live sessions one client address may hold; one more closes its own oldest (BINDERY_MAX_SESSIONS_PER_ADDRESS).")
@@ -105,10 +124,16 @@ public struct ServeOptions: ParsableArguments {
     @Option(help: "With several nodes: seconds a command stays running after its node stops renewing its lease (BINDERY_COMMAND_LEASE).")
     var commandLease: Int = OptionEnvironment.int("BINDERY_COMMAND_LEASE") ?? 15
 
-    @Option(help: "64 hex digits: the key sensitive inputs (a password) are sealed with in the store; nodes sharing a store need the same; empty: one of the process's own, so such values last as long as it does (BINDERY_SEALING_KEY).")
+    @Option(
+        help:
+            "64 hex digits: the key sensitive inputs (a password) are sealed with in the store; nodes sharing a store need the same; empty: one of the process's own, so such values last as long as it does (BINDERY_SEALING_KEY)."
+    )
     var sealingKey: String = OptionEnvironment.string("BINDERY_SEALING_KEY") ?? ""
 
-    @Flag(help: "Start even when stored state cannot be read by this build's declarations (a changed shape with no migration): set it aside, byte for byte, counted in /metrics, put back by a later start that reads it (BINDERY_SET_ASIDE_UNREADABLE_STATE=1). Without it such a start stops with one line per view model or collection.")
+    @Flag(
+        help:
+            "Start even when stored state cannot be read by this build's declarations (a changed shape with no migration): set it aside, byte for byte, counted in /metrics, put back by a later start that reads it (BINDERY_SET_ASIDE_UNREADABLE_STATE=1). Without it such a start stops with one line per view model or collection."
+    )
     var setAsideUnreadableState: Bool = OptionEnvironment.flag("BINDERY_SET_ASIDE_UNREADABLE_STATE")
 
     /// The log level ``serve(app:)`` logs at (`--log-level`, `BINDERY_LOG_LEVEL`; info by default).

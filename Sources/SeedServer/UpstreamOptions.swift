@@ -26,12 +26,14 @@ struct UpstreamOptions: ParsableArguments {
 
     @Flag(
         inversion: .prefixedEnableDisable,
-        help: "Serve /api/upstream, the upstream's settings for everyone (changed by administrators); on by default only when listening on loopback (BINDERY_UPSTREAM_CONTROL=0/1)."
+        help:
+            "Serve /api/upstream, the upstream's settings for everyone (changed by administrators); on by default only when listening on loopback (BINDERY_UPSTREAM_CONTROL=0/1)."
     )
     var upstreamControl: Bool?
 
     @Flag(
-        help: "Let anyone change /api/upstream, not only users signed in with the admin role: for tests and demos on loopback (BINDERY_OPEN_UPSTREAM_CONTROL=1)."
+        help:
+            "Let anyone change /api/upstream, not only users signed in with the admin role: for tests and demos on loopback (BINDERY_OPEN_UPSTREAM_CONTROL=1)."
     )
     var openUpstreamControl = OptionEnvironment.string("BINDERY_OPEN_UPSTREAM_CONTROL").map { $0 != "0" && $0 != "false" } ?? false
 

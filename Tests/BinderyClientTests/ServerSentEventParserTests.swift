@@ -61,9 +61,11 @@ struct ClientPartsTests {
     }
 
     @Test func aProblemReadsTheServersDocument() {
-        let problem = RemoteProblem(status: 412, document: [
-            "title": "Version mismatch", "detail": "Changed since…", "fields": ["phone"], "status": 412,
-        ])
+        let problem = RemoteProblem(
+            status: 412,
+            document: [
+                "title": "Version mismatch", "detail": "Changed since…", "fields": ["phone"], "status": 412,
+            ])
         #expect(problem.fields == ["phone"])
         #expect(problem.field == nil)
         #expect(problem.description == "412 Version mismatch: Changed since…")

@@ -36,9 +36,12 @@ struct SwiftClientGeneratorTests {
     }
 
     @Test func commandArgumentsBecomeLabelledParameters() throws {
-        let argument = try #require(SwiftClientArgument(
-            .named("AddStep", .object(["name": .text, "durationSeconds": .int, "agitation": .text, "in": .number], required: ["name", "durationSeconds"]))
-        )?.parameters)
+        let argument = try #require(
+            SwiftClientArgument(
+                .named(
+                    "AddStep",
+                    .object(["name": .text, "durationSeconds": .int, "agitation": .text, "in": .number], required: ["name", "durationSeconds"]))
+            )?.parameters)
         #expect(argument == "durationSeconds: Int, name: String, agitation: String? = nil, `in`: Double? = nil")
     }
 

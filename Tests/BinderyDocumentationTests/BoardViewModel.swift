@@ -54,13 +54,13 @@ final class BoardViewModel: ViewModel {
                     _ = try await cards.add { id in Card(id: id, title: argument.title) }
                     return .none
                 }
-            },
+            }
         ],
         children: [
             ChildRoute(
                 "card", title: "Card", titleMember: "title", segment: "cards", parameter: "id", parameterSchema: .text,
                 child: CardViewModel.declaration.schema, resolve: { model, id in model.page(id: id) }
-            ),
+            )
         ],
         persists: PersistedState(save: { _ in .null }, restore: { _, _ in })
     )

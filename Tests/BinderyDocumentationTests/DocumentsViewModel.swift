@@ -44,7 +44,7 @@ final class DocumentsViewModel: ViewModel {
         summary: "The team's documents.",
         inputs: [
             // One input: editors only.
-            .string("heading", \.heading, maxLength: 80).writable(by: .role("editor")),
+            .string("heading", \.heading, maxLength: 80).writable(by: .role("editor"))
         ],
         outputs: [
             .optionalString("signedInAs") { $0.signedInAs },
@@ -66,10 +66,13 @@ final class DocumentsViewModel: ViewModel {
                 }
             },
             // One command: administrators only.
-            .immediate("resetHeading", summary: "Puts the heading back.", run: { model, _ in
-                model.heading = "Documents"
-                return .none
-            }).executable(by: .role("admin")),
+            .immediate(
+                "resetHeading", summary: "Puts the heading back.",
+                run: { model, _ in
+                    model.heading = "Documents"
+                    return .none
+                }
+            ).executable(by: .role("admin")),
         ]
     )
     // The list and every page below it: signed-in sessions only.
@@ -103,7 +106,7 @@ final class SignInViewModel: ViewModel {
                 credentials: { Credentials(username: $0.username, password: $0.password) },
                 // The password has done its job: it does not stay in the form.
                 signedIn: { model, _ in model.password = "" }
-            ),
+            )
         ]
     )
 }

@@ -87,8 +87,11 @@ struct GuestListTests {
             $0.outputs["seatsLeft"] = 2
             $0.commands["remind"]?.enabled = true
         }
-        #expect(list.persistedState == ["title": "Party", "seats": 3, "guests": [["id": "g1", "name": "Ada", "arrived": false]],
-                                        "lastID": 1, "reminded": 0])
+        #expect(
+            list.persistedState == [
+                "title": "Party", "seats": 3, "guests": [["id": "g1", "name": "Ada", "arrived": false]],
+                "lastID": 1, "reminded": 0,
+            ])
         let restarted = try ViewModelTester(GuestListViewModel(mailer: fine), restoring: list.persistedState)
         #expect(restarted.state == list.state)
         list.finish()

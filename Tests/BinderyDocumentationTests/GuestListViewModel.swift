@@ -64,9 +64,12 @@ final class GuestListViewModel: ViewModel {
             },
         ],
         commands: [
-            .immediate("invite", summary: "Invites a guest; while a seat is left.", argument: Invitation.self, enabled: {
-                $0.seatsLeft > 0
-            }) { model, invitation throws(ViewModelError) in
+            .immediate(
+                "invite", summary: "Invites a guest; while a seat is left.", argument: Invitation.self,
+                enabled: {
+                    $0.seatsLeft > 0
+                }
+            ) { model, invitation throws(ViewModelError) in
                 guard !model.guests.contains(where: { $0.name == invitation.name }) else {
                     throw .invalidArgument(command: "invite", reason: "\(invitation.name) is invited already")
                 }
@@ -88,7 +91,7 @@ final class GuestListViewModel: ViewModel {
             ChildRoute(
                 "guest", title: "Guest", titleMember: "name", segment: "guests", parameter: "id", parameterSchema: .text,
                 child: GuestViewModel.declaration.schema, resolve: { model, id in model.page(id: id) }
-            ),
+            )
         ],
         persists: .inputs(and: [.value("guests", \.guests), .value("lastID", \.lastID), .value("reminded", \.reminded)])
     )
@@ -123,7 +126,7 @@ final class GuestViewModel: ViewModel {
                 }
                 list.guests[index].arrived = true
                 return .none
-            },
+            }
         ]
     )
 }

@@ -23,14 +23,16 @@ struct EntityTagTests {
     }
 
     // Swift's OpenAPI runtime percent-encodes header values: `"7"` arrives as `%227%22`.
-    @Test("A condition that parses only percent-decoded is read decoded, once", arguments: [
-        (#"%227%22"#, EntityTagCondition.tags([EntityTag("7")])),
-        (#"W%2F%227%22%2C%20%228%22"#, .tags([EntityTag("7", weak: true), EntityTag("8")])),
-        ("%2A", .any),
-        (#""a%22b""#, .tags([EntityTag("a%22b")])),  // valid as sent: never decoded
-        ("%252237%2522", .tags([])),  // decoded once only: `%2237%22` is no tag
-        ("%20", .tags([])),
-    ])
+    @Test(
+        "A condition that parses only percent-decoded is read decoded, once",
+        arguments: [
+            (#"%227%22"#, EntityTagCondition.tags([EntityTag("7")])),
+            (#"W%2F%227%22%2C%20%228%22"#, .tags([EntityTag("7", weak: true), EntityTag("8")])),
+            ("%2A", .any),
+            (#""a%22b""#, .tags([EntityTag("a%22b")])),  // valid as sent: never decoded
+            ("%252237%2522", .tags([])),  // decoded once only: `%2237%22` is no tag
+            ("%20", .tags([])),
+        ])
     func percentEncodedConditionsAreDecodedOnce(header: String, expected: EntityTagCondition) {
         #expect(EntityTagCondition(header: header) == expected)
     }

@@ -35,9 +35,11 @@ struct FramingTests {
         }
     }
 
-    @Test("A transfer coding other than chunked alone: 501 at once, connection closed", arguments: [
-        "xchunked", "identity, chunked", "gzip, chunked", "chunked, chunked", "chunked ", "chunked;x=1",
-    ])
+    @Test(
+        "A transfer coding other than chunked alone: 501 at once, connection closed",
+        arguments: [
+            "xchunked", "identity, chunked", "gzip, chunked", "chunked, chunked", "chunked ", "chunked;x=1",
+        ])
     func unknownCoding(_ coding: String) async throws {
         try await withServer(testRouter()) { server in
             let client = try RawHTTPClient(port: server.port, timeout: .seconds(5))

@@ -51,8 +51,9 @@ struct RouterTests {
     func capturesAndRoute() async throws {
         var router = Router()
         router.add(.get, "/a/{x}/b/{y}/{rest...}") { request in
-            .text("\(request.parameter("x") ?? "-") \(request.parameter("y") ?? "-") \(request.parameter("rest") ?? "-") "
-                + request.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))
+            .text(
+                "\(request.parameter("x") ?? "-") \(request.parameter("y") ?? "-") \(request.parameter("rest") ?? "-") "
+                    + request.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))
         }
         router.add(.get, "/one/{name}") { request in .text(request.parameter("name") ?? "-") }
         router.add(.get, "/finer") { _ in Response(status: .ok, route: "/finer/{kind}") }
@@ -86,8 +87,9 @@ struct RouterTests {
             Issue.record("expected bytes")
             return
         }
-        #expect(String(decoding: bytes, as: UTF8.self)
-            == #"{"detail":"bad phone","field":"phone","status":400,"title":"Bad Request","type":"about:blank"}"#)
+        #expect(
+            String(decoding: bytes, as: UTF8.self)
+                == #"{"detail":"bad phone","field":"phone","status":400,"title":"Bad Request","type":"about:blank"}"#)
         #expect(response.headers[.contentType] == "application/problem+json")
     }
 }

@@ -163,7 +163,9 @@ struct ServerTests {
     func chunkedBody() async throws {
         try await withServer(testRouter()) { server in
             let client = try RawHTTPClient(port: server.port)
-            try await client.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"a\":\r\n2\r\n1}\r\n0\r\n\r\n")
+            try await client.send(
+                "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"a\":\r\n2\r\n1}\r\n0\r\n\r\n"
+            )
             let response = try await client.readResponse()
             #expect(response.status == 201)
             #expect(response.text == #"{"a":1}"#)

@@ -60,20 +60,22 @@ struct StaticFilesTests {
         }
     }
 
-    @Test("Never escapes the root", arguments: [
-        "/../Package.swift",
-        "/../secret.txt",
-        "/%2e%2e/Package.swift",
-        "/%2E%2E/secret.txt",
-        "/sub/../../secret.txt",
-        "/sub/%2e%2e/%2e%2e/secret.txt",
-        "/sub/..%2f..%2fsecret.txt",
-        "/%2e%2e%2fsecret.txt",
-        "/link-out",
-        "/./../secret.txt",
-        "/sub/%00/page.txt",
-        "/%zz",
-    ])
+    @Test(
+        "Never escapes the root",
+        arguments: [
+            "/../Package.swift",
+            "/../secret.txt",
+            "/%2e%2e/Package.swift",
+            "/%2E%2E/secret.txt",
+            "/sub/../../secret.txt",
+            "/sub/%2e%2e/%2e%2e/secret.txt",
+            "/sub/..%2f..%2fsecret.txt",
+            "/%2e%2e%2fsecret.txt",
+            "/link-out",
+            "/./../secret.txt",
+            "/sub/%00/page.txt",
+            "/%zz",
+        ])
     func neverEscapes(path: String) async throws {
         let site = try Site()
         defer { site.remove() }

@@ -111,10 +111,13 @@ struct CollaborativeTextHTTPTests {
             let edits = try await stream.next()
             #expect(edits?.type == "edits")
             #expect(edits?.id == nil)
-            #expect(edits?.data["texts"] == [[
-                "path": "recipes/c41/edit", "input": "blurb", "from": 1, "revision": 2,
-                "edits": [["id": "w1", "revision": 2, "ops": [["p": 0, "si": "New. "]]]],
-            ]])
+            #expect(
+                edits?.data["texts"] == [
+                    [
+                        "path": "recipes/c41/edit", "input": "blurb", "from": 1, "revision": 2,
+                        "edits": [["id": "w1", "revision": 2, "ops": [["p": 0, "si": "New. "]]]],
+                    ]
+                ])
             let version = try await stream.next()
             #expect(version?.id == 2)
 

@@ -19,8 +19,10 @@ struct CrossSiteTests {
     @Test func aCookieWriteFromAnotherSiteIs403AndChangesNothing() async throws {
         try await TestServer.with { server in
             let (client, cookie) = try await browser(server)
-            for foreign in [["Origin": "http://evil.example"], ["Sec-Fetch-Site": "cross-site"], ["Origin": "null"],
-                            ["Sec-Fetch-Site": "same-site"], ["Origin": "http://127.0.0.1:1"]] {
+            for foreign in [
+                ["Origin": "http://evil.example"], ["Sec-Fetch-Site": "cross-site"], ["Origin": "null"],
+                ["Sec-Fetch-Site": "same-site"], ["Origin": "http://127.0.0.1:1"],
+            ] {
                 let refused = try await client.request(
                     "PATCH", "/api/views/form", headers: cookie.merging(foreign) { $1 }, body: #"{"phone":"18600000000"}"#,
                     contentType: "application/merge-patch+json"

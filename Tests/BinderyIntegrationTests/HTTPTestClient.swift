@@ -29,7 +29,9 @@ struct HTTPTestClient: Sendable {
     /// Opens an event stream and returns it once the response head arrived.
     func events(_ path: String, headers: [String: String] = [:]) async throws -> EventStreamReader {
         let connection = try RawHTTPClient(port: port, timeout: .seconds(15))
-        let head = "GET \(path) HTTP/1.1\r\n" + fields(headers.merging(["Accept": "text/event-stream"]) { $1 })
+        let head =
+            "GET \(path) HTTP/1.1\r\n"
+            + fields(headers.merging(["Accept": "text/event-stream"]) { $1 })
             .map { "\($0.0): \($0.1)\r\n" }.joined() + "\r\n"
         try await connection.send(head)
         let response = try await connection.readHead()

@@ -58,10 +58,11 @@ struct LatencyHTTPTests {
             #expect(value(#"bindery_latency_budget_breaches_total{screen="notes",measure="write_to_push"}"#) == 0, "declared: shown from the start")
 
             let views = try #require(try await server.anonymousClient().request("GET", "/api/views").json["views"]?.arrayValue)
-            #expect(views.first?.objectValue?["latencyBudgets"] == [
-                ["measure": "write_to_commit", "limitMs": 0, "percentile": 99],
-                ["measure": "write_to_push", "limitMs": 3_600_000, "percentile": 99.9],
-            ])
+            #expect(
+                views.first?.objectValue?["latencyBudgets"] == [
+                    ["measure": "write_to_commit", "limitMs": 0, "percentile": 99],
+                    ["measure": "write_to_push", "limitMs": 3_600_000, "percentile": 99.9],
+                ])
         }
     }
 
@@ -80,10 +81,11 @@ struct LatencyHTTPTests {
             #expect(request.attributes["http.response.status_code"]?.toSpanAttribute() == .int64(200))
             let children = spans.filter { $0.parentSpanID == request.spanID }
             #expect(children.map(\.operationName) == ["apply", "store commit", "push"])
-            #expect(children.allSatisfy {
-                $0.startInstant.nanosecondsSinceEpoch >= request.startInstant.nanosecondsSinceEpoch
-                    && $0.endInstant.nanosecondsSinceEpoch <= request.endInstant.nanosecondsSinceEpoch
-            })
+            #expect(
+                children.allSatisfy {
+                    $0.startInstant.nanosecondsSinceEpoch >= request.startInstant.nanosecondsSinceEpoch
+                        && $0.endInstant.nanosecondsSinceEpoch <= request.endInstant.nanosecondsSinceEpoch
+                })
             // Every request has its span, a read too (a new trace without a traceparent).
             _ = try await client.request("GET", "/api/views/form")
             #expect(tracer.finishedSpans.contains { $0.operationName == "GET /api/views/{path}" && $0.parentSpanID == nil })

@@ -56,7 +56,9 @@ struct ListHTTPTests {
                 )
             }
             #expect(latest.status == 200)
-            #expect(latest.json["commands"]?.objectValue?["load"]?.objectValue?["executing"] == false, "\(started.version ?? 0) -> \(latest.text.prefix(300))")
+            #expect(
+                latest.json["commands"]?.objectValue?["load"]?.objectValue?["executing"] == false,
+                "\(started.version ?? 0) -> \(latest.text.prefix(300))")
             guard case .array(let items)? = latest.output("items") else {
                 Issue.record("no items")
                 return

@@ -63,13 +63,13 @@ final class NotesViewModel: ViewModel {
                     let note = try await collection.add { id in UserNote(id: id, title: title) }
                     return CommandResult(navigate: "/notes/\(note.id)")
                 }
-            },
+            }
         ],
         children: [
             ChildRoute(
                 "note", title: "Note", segment: "", parameter: "id", parameterSchema: .text,
                 child: UserNoteViewModel.declaration.schema, resolve: { model, id in model.page(id: id) }
-            ),
+            )
         ],
         persists: PersistedState(save: { _ in .null }, restore: { _, _ in })
     )
@@ -103,7 +103,7 @@ final class UserNoteViewModel: ViewModel {
                     try await collection.delete(id: id)
                     return .none
                 }
-            },
+            }
         ],
         persists: PersistedState(save: { _ in .null }, restore: { _, _ in }),
         writeThrough: WriteThrough { model, write throws(ViewModelError) in

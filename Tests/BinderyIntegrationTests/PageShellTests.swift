@@ -13,13 +13,13 @@ struct PageShellTests {
         let root = NSTemporaryDirectory() + "bindery-shell-" + UUID().uuidString
         let files: [String: String] = [
             "index.html": """
-                <!doctype html><html><head><title>T</title>
-                <link rel="icon" href="/favicon.svg">
-                <link rel="stylesheet" href="/css/app.css">
-                <!-- bindery:styles -->
-                <script type="module" src="/js/app.js"></script>
-                </head><body><a href="/">home</a><!-- bindery:screens --></body></html>
-                """,
+            <!doctype html><html><head><title>T</title>
+            <link rel="icon" href="/favicon.svg">
+            <link rel="stylesheet" href="/css/app.css">
+            <!-- bindery:styles -->
+            <script type="module" src="/js/app.js"></script>
+            </head><body><a href="/">home</a><!-- bindery:screens --></body></html>
+            """,
             "favicon.svg": "<svg/>",
             "css/app.css": "body { margin: 0 }",
             "js/app.js": "import { api } from './api.js';\nimport '../js/util/log.js';\nexport const x = () => import('./late.js');\n",
@@ -47,19 +47,25 @@ struct PageShellTests {
             #expect(tree.declaredPages == ["/lab"])
             let bundle = ClientBundle(tree: tree, styleSheets: ["css/app.css", "screens/form.css"])
             let modules = try #require(try JSONSerialization.jsonObject(with: Data(bundle.modules.bytes)) as? [String: String])
-            #expect(Set(modules.keys) == ["bindery/js/app.js", "bindery/js/api.js", "bindery/js/util/log.js", "bindery/js/late.js", "bindery/screens/form.js"])
-            #expect(modules["bindery/js/app.js"] == """
-                import { api } from 'bindery/js/api.js';
-                import 'bindery/js/util/log.js';
-                export const x = () => import('bindery/js/late.js');
+            #expect(
+                Set(modules.keys) == [
+                    "bindery/js/app.js", "bindery/js/api.js", "bindery/js/util/log.js", "bindery/js/late.js", "bindery/screens/form.js",
+                ])
+            #expect(
+                modules["bindery/js/app.js"] == """
+                    import { api } from 'bindery/js/api.js';
+                    import 'bindery/js/util/log.js';
+                    export const x = () => import('bindery/js/late.js');
 
-                //# sourceURL=/js/app.js
+                    //# sourceURL=/js/app.js
 
-                """)
+                    """)
             #expect(modules["bindery/js/api.js"]?.hasPrefix("export { log } from 'bindery/js/util/log.js';\n") == true)
             // A string that only looks like an import is left alone.
             #expect(modules["bindery/js/util/log.js"]?.hasPrefix("export const log = 'a from b';") == true)
-            #expect(String(decoding: bundle.styles.bytes, as: UTF8.self) == "/* css/app.css */\nbody { margin: 0 }\n/* screens/form.css */\n.form { color: red }")
+            #expect(
+                String(decoding: bundle.styles.bytes, as: UTF8.self)
+                    == "/* css/app.css */\nbody { margin: 0 }\n/* screens/form.css */\n.form { color: red }")
             #expect(bundle.modules.gzipped != nil || bundle.modules.bytes.count < 300)
         }
     }

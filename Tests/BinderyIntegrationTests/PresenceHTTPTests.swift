@@ -75,7 +75,10 @@ struct PresenceHTTPTests {
     @Test func badPresenceIsRefused() async throws {
         try await TestServer.with { server in
             let client = try await server.newSession()
-            for body in [#"{"field": 3}"#, #"{"field": ""}"#, #"{"where": "x"}"#, "[1]", "null", #"{"field": "\#(String(repeating: "f", count: 201))"}"#, Self.combining] {
+            for body in [
+                #"{"field": 3}"#, #"{"field": ""}"#, #"{"where": "x"}"#, "[1]", "null", #"{"field": "\#(String(repeating: "f", count: 201))"}"#,
+                Self.combining,
+            ] {
                 let refused = try await client.request("PUT", "\(Self.edit)/presence", body: body)
                 #expect(refused.status == 422, "\(body)")
             }

@@ -16,7 +16,8 @@ struct RecipesHTTPTests {
             let recipes = try #require(views.first { $0["name"] == "recipes" })
             #expect(recipes["url"] == "/recipes")
             let children = recipes["children"]?.arrayValue?.compactMap(\.objectValue) ?? []
-            #expect(children.map { $0["url"] } == ["/recipes/{id}", "/recipes/{id}/edit", "/recipes/{id}/edit/steps/{stepId}", "/recipes/{id}/timer"])
+            #expect(
+                children.map { $0["url"] } == ["/recipes/{id}", "/recipes/{id}/edit", "/recipes/{id}/edit/steps/{stepId}", "/recipes/{id}/timer"])
             #expect(children.map { $0["viewModel"] } == ["RecipeDetail", "RecipeEdit", "StepEdit", "RecipeTimer"])
             #expect(children[1]["parameters"] == [:])
         }
@@ -29,10 +30,11 @@ struct RecipesHTTPTests {
             #expect(list.status == 200)
             let rows = list.output("recipes")?.arrayValue?.compactMap(\.objectValue) ?? []
             #expect(rows.map { $0["id"] } == ["c41", "d76"])
-            #expect(rows.first?["outputs"] == [
-                "name": "C-41 colour negative", "filmType": "colourNegative", "stepCount": 4, "ownerName": nil,
-                "deletable": false, "favourite": false,
-            ], "a first-start recipe is nobody's, and an anonymous session may delete nothing")
+            #expect(
+                rows.first?["outputs"] == [
+                    "name": "C-41 colour negative", "filmType": "colourNegative", "stepCount": 4, "ownerName": nil,
+                    "deletable": false, "favourite": false,
+                ], "a first-start recipe is nobody's, and an anonymous session may delete nothing")
 
             let selected = try await client.request("POST", "/api/views/recipes/commands/select", body: #"{"id": "d76"}"#)
             #expect(selected.json["navigate"] == "/recipes/d76")

@@ -13,7 +13,6 @@ struct SessionStoreTests {
         func advance(_ duration: Duration) { instant.withLock { $0 += duration } }
     }
 
-
     @Test func tokensAre128RandomBitsAndUnknownTokensAreNotAdopted() async throws {
         let store = SessionRegistry(limits: SessionLimits(), screens: [])
         var tokens: [String] = []

@@ -18,7 +18,9 @@ struct SignInRaceTests {
         try await TestServer.with(app: app) { server in
             let planted = try await server.newSession()
             // The planter's request, held in flight by the gate.
-            let held = Task { try await planted.request("POST", "/api/views/jobs/commands/serial", headers: ["Prefer": "wait=20"], body: #"{"value": 1}"#) }
+            let held = Task {
+                try await planted.request("POST", "/api/views/jobs/commands/serial", headers: ["Prefer": "wait=20"], body: #"{"value": 1}"#)
+            }
             while try await planted.request("GET", "/api/views/jobs").json["commands"]?.objectValue?["serial"]?.objectValue?["executing"] != true {
                 await Task.yield()
             }

@@ -40,9 +40,10 @@ struct TestServer {
             secureCookies: secureCookies
         )
         configuration.tracer = tracer
-        let build = app ?? { context in
-            SeedApps(upstream: upstream, recipes: .recipes(firstStart: recipes), context: context).app
-        }
+        let build =
+            app ?? { context in
+                SeedApps(upstream: upstream, recipes: .recipes(firstStart: recipes), context: context).app
+            }
         let application = BinderyServer(configuration: configuration, logger: logger, store: store, clock: clock, app: build)
         let port = try await application.start()
         return TestServer(application: application, port: port)

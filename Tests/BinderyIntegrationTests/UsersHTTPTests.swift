@@ -69,8 +69,9 @@ struct UsersHTTPTests {
             #expect(try await user.request("POST", "/api/session/sign-out").status == 204)
             var seen: [EventStreamReader.Event] = []
             while let event = try await old.next() { seen.append(event) }
-            #expect(!seen.contains { $0.output("signedInAs") == "Han Meimei" || $0.input("phone") == "13800000009" },
-                    "the old token's stream was sent nothing after the sign-in: \(seen.map(\.id))")
+            #expect(
+                !seen.contains { $0.output("signedInAs") == "Han Meimei" || $0.input("phone") == "13800000009" },
+                "the old token's stream was sent nothing after the sign-in: \(seen.map(\.id))")
         }
     }
 

@@ -45,10 +45,11 @@ struct VersionsHTTPTests {
     @Test func theCatalogueNamesTheInputsToolsMask() async throws {
         try await TestServer.with { server in
             let views = try #require(try await server.anonymousClient().request("GET", "/api/views").json["views"]?.arrayValue)
-            let sensitive = Dictionary(uniqueKeysWithValues: views.compactMap { view -> (String, [JSONValue])? in
-                guard let object = view.objectValue, let name = object["name"]?.stringValue else { return nil }
-                return (name, object["sensitiveInputs"]?.arrayValue ?? [.null])
-            })
+            let sensitive = Dictionary(
+                uniqueKeysWithValues: views.compactMap { view -> (String, [JSONValue])? in
+                    guard let object = view.objectValue, let name = object["name"]?.stringValue else { return nil }
+                    return (name, object["sensitiveInputs"]?.arrayValue ?? [.null])
+                })
             #expect(sensitive == ["form": ["password"], "list": [], "gallery": [], "courses": [], "recipes": []])
             let children = views.flatMap { $0.objectValue?["children"]?.arrayValue ?? [] }
             #expect(!children.isEmpty && children.allSatisfy { $0.objectValue?["sensitiveInputs"] == [] })

@@ -26,10 +26,13 @@ final class DiaryViewModel: ViewModel {
         inputs: [.string("title", \.title).writable(by: .role("editor"))],
         outputs: [.optionalString("reader") { $0.viewer.user?.name }],
         commands: [
-            .immediate("lock", summary: "Makes it private.", run: { model, _ in
-                model.isPublic = false
-                return .none
-            }).executable(by: .role("admin")),
+            .immediate(
+                "lock", summary: "Makes it private.",
+                run: { model, _ in
+                    model.isPublic = false
+                    return .none
+                }
+            ).executable(by: .role("admin"))
         ],
         children: [.page("entry", title: "Entry", segment: "entry", child: DiaryEntryViewModel.declaration.schema) { $0.entry }]
     )

@@ -35,7 +35,8 @@ final class RecordingPersistence: ViewModelPersistence {
             // Checked against the stored version, or the batch's earlier write of the same path.
             var written: [String: Int] = [:]
             for version in versions {
-                let stored = written[version.path]
+                let stored =
+                    written[version.path]
                     ?? state.commits.flatMap { $0 }.last { $0.path == version.path }?.snapshot.version
                 guard version.expected == stored else { throw .versionConflict }
                 written[version.path] = version.snapshot.version

@@ -26,7 +26,7 @@ final class NotebookViewModel: ViewModel {
             ChildRoute(
                 "note", title: "Note", segment: "", parameter: "id", parameterSchema: .text,
                 child: NoteViewModel.declaration.schema, resolve: { model, id in model.notes.record(id: id).map(NoteViewModel.init) }
-            ),
+            )
         ]
     )
 }

@@ -15,15 +15,17 @@ struct JSONWriterTests {
         String(decoding: JSONWriter.bytes(of: value), as: UTF8.self)
     }
 
-    @Test("Byte for byte what JSONEncoder writes", arguments: [
-        JSONValue.null, true, false, 0, -7, .int(Int.max), .int(Int.min),
-        1.5, 37.8, 0.1, -0.0, 3.0, 1e20, 1e-7, .double(.leastNonzeroMagnitude), 1.2345678901234568e+17, .double(Double.greatestFiniteMagnitude),
-        "", "plain", "手机号:186, 密码:", "quote \" backslash \\ slash / tab \t newline \n", "\u{1}\u{8}\u{c}\r\u{1f}\u{7f}",
-        "emoji 👍🏽 and e\u{301}", "\u{2028}\u{2029}",
-        [], [1, "two", nil, [3.5]], [:],
-        ["b": 1, "B": 2, "a": 3, "é": 4, "z": 5, "a1": 6, "a10": 7, "a2": 8, "": 9],
-        ["outer": ["inner": ["deep": [true, ["x": "y"]]]], "list": [[:], []]],
-    ])
+    @Test(
+        "Byte for byte what JSONEncoder writes",
+        arguments: [
+            JSONValue.null, true, false, 0, -7, .int(Int.max), .int(Int.min),
+            1.5, 37.8, 0.1, -0.0, 3.0, 1e20, 1e-7, .double(.leastNonzeroMagnitude), 1.2345678901234568e+17, .double(Double.greatestFiniteMagnitude),
+            "", "plain", "手机号:186, 密码:", "quote \" backslash \\ slash / tab \t newline \n", "\u{1}\u{8}\u{c}\r\u{1f}\u{7f}",
+            "emoji 👍🏽 and e\u{301}", "\u{2028}\u{2029}",
+            [], [1, "two", nil, [3.5]], [:],
+            ["b": 1, "B": 2, "a": 3, "é": 4, "z": 5, "a1": 6, "a10": 7, "a2": 8, "": 9],
+            ["outer": ["inner": ["deep": [true, ["x": "y"]]]], "list": [[:], []]],
+        ])
     func matchesFoundation(_ value: JSONValue) throws {
         #expect(Self.written(value) == (try Self.foundation(value)))
     }

@@ -25,11 +25,14 @@ final class ShelfViewModel: ViewModel {
         outputs: [.integer("count") { $0.books.count }],
         persists: .inputs(and: [.value("books", \.books)]).migrations([
             .renaming("shelf", to: "books"),
-            .updating("books") { books in .array((books.arrayValue ?? []).map { book in
-                guard case .object(var fields) = book else { return book }
-                fields["tags"] = fields["tags"] ?? []
-                return .object(fields)
-            }) },
+            .updating("books") { books in
+                .array(
+                    (books.arrayValue ?? []).map { book in
+                        guard case .object(var fields) = book else { return book }
+                        fields["tags"] = fields["tags"] ?? []
+                        return .object(fields)
+                    })
+            },
         ])
     )
 }
@@ -76,9 +79,11 @@ struct PersistedShapeTests {
 
     @Test func whatWouldLoseAMemberIsRefusedNamingIt() {
         // A member no declaration keeps.
-        #expect(throws: PersistedStateError.unreadable(
-            storedVersion: 3, member: "shelves", reason: "is stored but no longer declared: reading it would drop it"
-        )) { try shape.read(["owner": "ada", "books": [], "shelves": 2], storedAtVersion: 3) }
+        #expect(
+            throws: PersistedStateError.unreadable(
+                storedVersion: 3, member: "shelves", reason: "is stored but no longer declared: reading it would drop it"
+            )
+        ) { try shape.read(["owner": "ada", "books": [], "shelves": 2], storedAtVersion: 3) }
         // A field the value type does not have any more (dropped on decoding).
         #expect {
             try shape.read(["books": [book.merging(["isbn": "0441013597"])]], storedAtVersion: 3)

@@ -16,7 +16,9 @@ final class RefusingPersistence: ViewModelPersistence {
     }
 
     func commit(_ versions: [CommittedVersion]) async throws(ViewModelError) {
-        if let gate = armed.withLock({ armed in defer { armed = nil }; return armed }) {
+        if let gate = armed.withLock({ armed in
+            defer { armed = nil }; return armed
+        }) {
             try? await gate.wait()
             // What a store that is down makes of a commit (a full disk, say).
             throw .storeUnavailable

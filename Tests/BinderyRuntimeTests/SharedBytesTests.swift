@@ -40,9 +40,11 @@ struct SharedBytesTests {
         #expect(Self.identity(pool.intern(Array("kept".utf8))) == Self.identity(kept))
     }
 
-    @Test("A small committed state reads back as it was", arguments: [
-        JSONValue.null, 7, ["phone": "186", "password": ""], ["error": ["message": "x", "code": 503]],
-    ])
+    @Test(
+        "A small committed state reads back as it was",
+        arguments: [
+            JSONValue.null, 7, ["phone": "186", "password": ""], ["error": ["message": "x", "code": 503]],
+        ])
     func smallStateRoundTrip(_ value: JSONValue) {
         #expect(CommittedState(value).value == value)
     }

@@ -105,7 +105,9 @@ struct ViewModelTesterListTests {
         } matching: {
             says("outputs.items[0].completed: expected false, got true\noutputs.items[1].completed: expected true, got false", $0)
         }
-        await withKnownIssue("1.0 and 1 print alike") { await todos.settle { $0.outputs["remaining"] = 1.0 } } matching: {
+        await withKnownIssue("1.0 and 1 print alike") {
+            await todos.settle { $0.outputs["remaining"] = 1.0 }
+        } matching: {
             says("outputs.remaining: expected 1, got 1 (double, integer)", $0)
         }
         todos.finish()
@@ -114,22 +116,34 @@ struct ViewModelTesterListTests {
     @Test func aStepAddressingWhatIsNotThereFails() async {
         let todos = ViewModelTester(TodoListViewModel(titles: ["milk", "bread"]))
         // Each edit fails by itself: nothing changed, so no difference is reported besides.
-        await withKnownIssue { await todos.settle { $0.outputs["items"]?[2]?["completed"] = true } } matching: {
+        await withKnownIssue {
+            await todos.settle { $0.outputs["items"]?[2]?["completed"] = true }
+        } matching: {
             says("no element 2 in an array of 2", $0)
         }
-        await withKnownIssue { await todos.settle { $0.outputs["items"]?[2] = nil } } matching: {
+        await withKnownIssue {
+            await todos.settle { $0.outputs["items"]?[2] = nil }
+        } matching: {
             says("no element 2 in an array of 2", $0)
         }
-        await withKnownIssue { await todos.settle { $0.outputs["remaining"]?[0] = 1 } } matching: {
+        await withKnownIssue {
+            await todos.settle { $0.outputs["remaining"]?[0] = 1 }
+        } matching: {
             says("no element 0 in a number: not an array", $0)
         }
-        await withKnownIssue { await todos.settle { $0.outputs["items"]?[0]?["title"]?["text"] = "milk" } } matching: {
+        await withKnownIssue {
+            await todos.settle { $0.outputs["items"]?[0]?["title"]?["text"] = "milk" }
+        } matching: {
             says(#"no member "text" in a string: not an object"#, $0)
         }
-        await withKnownIssue { await todos.settle { $0.outputs["items"]?[0]?["done"]?["at"] = 1 } } matching: {
+        await withKnownIssue {
+            await todos.settle { $0.outputs["items"]?[0]?["done"]?["at"] = 1 }
+        } matching: {
             says(#"no member "done" in the object (it has "completed", "title")"#, $0)
         }
-        await withKnownIssue { await todos.settle { $0.outputs["remaining"]?.append(3) } } matching: {
+        await withKnownIssue {
+            await todos.settle { $0.outputs["remaining"]?.append(3) }
+        } matching: {
             says("cannot append to a number", $0)
         }
         todos.finish()
@@ -153,21 +167,57 @@ struct ViewModelTesterListTests {
         var list: JSONValue = [["title": "a"]]
         #expect(list[1] == nil)
         #expect(list[0]?["title"]?["x"] == nil)
-        withKnownIssue { list[1] = "b" } matching: { says("no element 1 in an array of 1", $0) }
-        withKnownIssue { list[-1] = nil } matching: { says("no element -1 in an array of 1", $0) }
-        withKnownIssue { list[0]?["title"]?["x"] = 1 } matching: { says(#"no member "x" in a string"#, $0) }
-        withKnownIssue { list[0]?["due"] = nil } matching: { says(#"no member "due" in the object (it has "title")"#, $0) }
-        withKnownIssue { list[0]?["due"]?["day"] = 1 } matching: { says(#"no member "due" in the object"#, $0) }
+        withKnownIssue {
+            list[1] = "b"
+        } matching: {
+            says("no element 1 in an array of 1", $0)
+        }
+        withKnownIssue {
+            list[-1] = nil
+        } matching: {
+            says("no element -1 in an array of 1", $0)
+        }
+        withKnownIssue {
+            list[0]?["title"]?["x"] = 1
+        } matching: {
+            says(#"no member "x" in a string"#, $0)
+        }
+        withKnownIssue {
+            list[0]?["due"] = nil
+        } matching: {
+            says(#"no member "due" in the object (it has "title")"#, $0)
+        }
+        withKnownIssue {
+            list[0]?["due"]?["day"] = 1
+        } matching: {
+            says(#"no member "due" in the object"#, $0)
+        }
         #expect(list == [["title": "a"]])
         var nothing = JSONValue.null
         #expect(nothing[0] == nil)
         #expect(nothing["a"] == nil)
-        withKnownIssue { nothing[0] = 1 } matching: { says("no element 0 in null: not an array", $0) }
-        withKnownIssue { nothing["a"] = 1 } matching: { says(#"no member "a" in null: not an object"#, $0) }
-        withKnownIssue { nothing.append(1) } matching: { says("cannot append to null", $0) }
+        withKnownIssue {
+            nothing[0] = 1
+        } matching: {
+            says("no element 0 in null: not an array", $0)
+        }
+        withKnownIssue {
+            nothing["a"] = 1
+        } matching: {
+            says(#"no member "a" in null: not an object"#, $0)
+        }
+        withKnownIssue {
+            nothing.append(1)
+        } matching: {
+            says("cannot append to null", $0)
+        }
         #expect(nothing == .null)
         var empty: JSONValue = [:]
-        withKnownIssue { empty["a"] = nil } matching: { says(#"no member "a" in the object (it has none)"#, $0) }
+        withKnownIssue {
+            empty["a"] = nil
+        } matching: {
+            says(#"no member "a" in the object (it has none)"#, $0)
+        }
     }
 
     @Test func aScriptsStateSurvivesARestart() async throws {
@@ -181,9 +231,10 @@ struct ViewModelTesterListTests {
             $0.commands["add"]?.enabled = true
         }
         todos.finish()
-        #expect(todos.persistedState == [
-            "newTitle": "eggs", "items": [["title": "milk", "completed": true], ["title": "bread", "completed": false]],
-        ])
+        #expect(
+            todos.persistedState == [
+                "newTitle": "eggs", "items": [["title": "milk", "completed": true], ["title": "bread", "completed": false]],
+            ])
 
         let restarted = try ViewModelTester(TodoListViewModel(), restoring: todos.persistedState)
         #expect(restarted.state == todos.state, "the restored snapshot is the one the script left")

@@ -18,15 +18,16 @@ final class NoteEditor: ViewModel {
     static let declaration = ViewModelDeclaration<NoteEditor>(
         "NoteEditor", summary: "Edits a shared note.",
         inputs: [
-            .writtenThrough("title", schema: .string(maxLength: 20), nullDefault: "Untitled",
-                            read: { .string($0.notes.record(id: $0.id)?.title ?? "") }),
+            .writtenThrough(
+                "title", schema: .string(maxLength: 20), nullDefault: "Untitled",
+                read: { .string($0.notes.record(id: $0.id)?.title ?? "") }),
             .string("draft", \.draft),
         ],
         commands: [
             .immediate("rename", summary: "Sets the draft from a typed argument.", argument: Rename.self) { model, argument in
                 model.draft = argument.to
                 return .none
-            },
+            }
         ],
         writeThrough: WriteThrough { model, write throws(ViewModelError) in
             do throws(SharedRecordError) {

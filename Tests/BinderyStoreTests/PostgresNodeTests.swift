@@ -33,7 +33,9 @@ struct PostgresNodeTests {
     }
 
     /// Both nodes write `expected` → `expected + 1` at once; what each saw.
-    private func race(_ first: PostgresStore, _ second: PostgresStore, key: ViewModelKey, expected: Int?)
+    private func race(
+        _ first: PostgresStore, _ second: PostgresStore, key: ViewModelKey, expected: Int?
+    )
         async throws -> [String]
     {
         let version = (expected ?? 0) + 1

@@ -13,7 +13,9 @@ struct VersionLogContractTests {
         }
     }
 
-    private func storeWithSession(_ backend: Backend, _ policy: VersionLogPolicy = VersionLogPolicy()) async throws
+    private func storeWithSession(
+        _ backend: Backend, _ policy: VersionLogPolicy = VersionLogPolicy()
+    ) async throws
         -> any SessionStateStore
     {
         let store = try await backend.makeStore(logPolicy: policy)

@@ -20,7 +20,9 @@ public final class CountingClock: Clock, Sendable {
     public var minimumResolution: Duration { base.minimumResolution }
 
     public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
-        counts.withLock { $0.started += 1; $0.inProgress += 1 }
+        counts.withLock {
+            $0.started += 1; $0.inProgress += 1
+        }
         defer { counts.withLock { $0.inProgress -= 1 } }
         try await base.sleep(until: deadline, tolerance: tolerance)
     }

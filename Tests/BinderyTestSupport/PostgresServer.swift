@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// A real PostgreSQL from Debian's packages for the tests: initialised in a temporary directory,

@@ -9,10 +9,12 @@ struct FixtureTests {
         let spots = try await provider.travel()
         #expect(spots.count == 24)
         let first = try #require(spots.first)
-        #expect(first == ScenicSpot(
-            id: "s1001", name: "故宫博物院", cityId: 1, cityName: "北京", areaName: "东城区",
-            frontImageURL: "/upstream/images/scenic-gugong.svg", lowestPrice: 60, campaignTag: "限时特惠"
-        ))
+        #expect(
+            first
+                == ScenicSpot(
+                    id: "s1001", name: "故宫博物院", cityId: 1, cityName: "北京", areaName: "东城区",
+                    frontImageURL: "/upstream/images/scenic-gugong.svg", lowestPrice: 60, campaignTag: "限时特惠"
+                ))
         #expect(spots.contains { $0.campaignTag.isEmpty })
         #expect(spots.contains { !$0.campaignTag.isEmpty })
         #expect(spots.contains { $0.lowestPrice != $0.lowestPrice.rounded() })
@@ -25,10 +27,12 @@ struct FixtureTests {
         let hotels = try await provider.hotels()
         #expect(hotels.count == 18)
         let first = try #require(hotels.first)
-        #expect(first == Hotel(
-            id: "h2001", name: "北京王府井希尔顿酒店", cityId: 1, cityName: "北京",
-            frontImageURL: "/upstream/images/hotel-wangfujing-hilton.svg", poiAttrTagList: ["免费WiFi", "含早餐"]
-        ))
+        #expect(
+            first
+                == Hotel(
+                    id: "h2001", name: "北京王府井希尔顿酒店", cityId: 1, cityName: "北京",
+                    frontImageURL: "/upstream/images/hotel-wangfujing-hilton.svg", poiAttrTagList: ["免费WiFi", "含早餐"]
+                ))
         #expect(hotels.contains { $0.poiAttrTagList.isEmpty })
         #expect(hotels.contains { !$0.poiAttrTagList.isEmpty })
         #expect(Set(hotels.map(\.id)).count == hotels.count)
@@ -60,10 +64,12 @@ struct FixtureTests {
     @Test func photosMapNestedKeyPaths() async throws {
         let photos = try await provider.photos()
         #expect(photos.count == 24)
-        #expect(photos.first == Photo(
-            id: "p01", name: "Sunrise over the Li River", photographer: "Chen Jing",
-            thumbnailURL: "/upstream/images/photo-p01-thumb.svg"
-        ))
+        #expect(
+            photos.first
+                == Photo(
+                    id: "p01", name: "Sunrise over the Li River", photographer: "Chen Jing",
+                    thumbnailURL: "/upstream/images/photo-p01-thumb.svg"
+                ))
         #expect(Set(photos.map(\.id)).count == photos.count)
     }
 

@@ -34,7 +34,7 @@ struct OutcomeSequenceTests {
     @Test func failureRateQuarterOver400Calls() async {
         let codes = await travelCodes(UpstreamProvider(settings: seedLike()), count: 400)
         let failures = codes.filter { $0 == 500 }.count
-        #expect(failures == 93) // seed 42's exact count: 23.25%
+        #expect(failures == 93)  // seed 42's exact count: 23.25%
         #expect((80...120).contains(failures))
         #expect(codes.allSatisfy { $0 == 200 || $0 == 500 })
     }

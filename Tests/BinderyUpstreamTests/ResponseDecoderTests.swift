@@ -12,7 +12,8 @@ struct ResponseDecoderTests {
     }
 
     @Test func resolvesImageNamesLikeMantlesURLTransformer() throws {
-        let body = Data(#"""
+        let body = Data(
+            #"""
             {"data": {"id": "p1", "name": "n", "image_url": "photo-p1-full", "width": 10, "height": 20}}
             """#.utf8)
         let details = try decoder.decode(PhotoDetails.self, from: body, endpoint: .photoDetails)

@@ -10,13 +10,15 @@ struct SettingsCodingTests {
         let json = String(decoding: try encoder.encode(UpstreamSettings.seedDefaults), as: UTF8.self)
         let quiet = #"{"failureRate":0,"latencyMs":1000,"malformedRate":0,"timeoutMs":5000,"timeoutRate":0}"#
         let travel = #"{"failureRate":0.25,"latencyMs":1000,"malformedRate":0,"timeoutMs":5000,"timeoutRate":0}"#
-        #expect(json == """
-            {"endpoints":{"accounts":\(quiet),"courses":\(quiet),"hotel":\(quiet),"photoDetails":\(quiet),"photos":\(quiet),"travel":\(travel)},"seed":42}
-            """)
+        #expect(
+            json == """
+                {"endpoints":{"accounts":\(quiet),"courses":\(quiet),"hotel":\(quiet),"photoDetails":\(quiet),"photos":\(quiet),"travel":\(travel)},"seed":42}
+                """)
     }
 
     @Test func encodingMatchesTheDocumentedShape() throws {
-        let documented = Data("""
+        let documented = Data(
+            """
             {"seed": 42, "endpoints": {
               "travel": {"latencyMs": 1000, "failureRate": 0.25, "malformedRate": 0, "timeoutRate": 0, "timeoutMs": 5000},
               "hotel": {"latencyMs": 1000, "failureRate": 0, "malformedRate": 0, "timeoutRate": 0, "timeoutMs": 5000},
@@ -60,8 +62,9 @@ struct SettingsCodingTests {
             Issue.record("expected dataCorrupted, got \(error)")
             return
         }
-        #expect(context.underlyingError as? SettingsPatchError
-            == SettingsPatchError(path: "endpoints.travel.failureRate", message: "is required"))
+        #expect(
+            context.underlyingError as? SettingsPatchError
+                == SettingsPatchError(path: "endpoints.travel.failureRate", message: "is required"))
     }
 
     @Test func decodingValidatesRanges() throws {
@@ -75,8 +78,9 @@ struct SettingsCodingTests {
 
     @Test func endpointSettingsDecodeOnTheirOwn() throws {
         let data = Data(#"{"latencyMs": 5, "failureRate": 0, "malformedRate": 1, "timeoutRate": 0, "timeoutMs": 9}"#.utf8)
-        #expect(try JSONDecoder().decode(EndpointSettings.self, from: data)
-            == EndpointSettings(latencyMs: 5, malformedRate: 1, timeoutMs: 9))
+        #expect(
+            try JSONDecoder().decode(EndpointSettings.self, from: data)
+                == EndpointSettings(latencyMs: 5, malformedRate: 1, timeoutMs: 9))
     }
 
     @Test func endpointsEncodeAsStringKeys() throws {

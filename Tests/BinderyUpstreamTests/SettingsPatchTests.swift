@@ -26,33 +26,52 @@ struct SettingsPatchTests {
     }
 
     @Test func patchAcceptsBoundsAndIntegerRates() throws {
-        let merged = try merge("""
+        let merged = try merge(
+            """
             {"endpoints": {"photos": {"latencyMs": 60000, "timeoutMs": 0, "failureRate": 0,
              "malformedRate": 1, "timeoutRate": 0.5}}}
             """)
-        #expect(merged.endpoints[.photos] == EndpointSettings(
-            latencyMs: 60_000, failureRate: 0, malformedRate: 1, timeoutRate: 0.5, timeoutMs: 0
-        ))
+        #expect(
+            merged.endpoints[.photos]
+                == EndpointSettings(
+                    latencyMs: 60_000, failureRate: 0, malformedRate: 1, timeoutRate: 0.5, timeoutMs: 0
+                ))
         #expect(try merge(#"{"seed": 9223372036854775807}"#).seed == UInt64(Int64.max))
     }
 
     @Test(arguments: [
-        (#"{"endpoints": {"travel": {"failureRate": 1.5}}}"#, "endpoints.travel.failureRate",
-         "must be a number from 0 to 1, got 1.5"),
-        (#"{"endpoints": {"travel": {"malformedRate": -0.1}}}"#, "endpoints.travel.malformedRate",
-         "must be a number from 0 to 1, got -0.1"),
-        (#"{"endpoints": {"hotel": {"latencyMs": 60001}}}"#, "endpoints.hotel.latencyMs",
-         "must be an integer from 0 to 60000 milliseconds, got 60001"),
-        (#"{"endpoints": {"hotel": {"timeoutMs": -1}}}"#, "endpoints.hotel.timeoutMs",
-         "must be an integer from 0 to 60000 milliseconds, got -1"),
-        (#"{"endpoints": {"hotel": {"latencyMs": "1000"}}}"#, "endpoints.hotel.latencyMs",
-         "must be an integer from 0 to 60000 milliseconds"),
-        (#"{"endpoints": {"hotel": {"latencyMs": 10.5}}}"#, "endpoints.hotel.latencyMs",
-         "must be an integer from 0 to 60000 milliseconds"),
-        (#"{"endpoints": {"photos": {"timeoutRate": true}}}"#, "endpoints.photos.timeoutRate",
-         "must be a number from 0 to 1"),
-        (#"{"endpoints": {"photos": {"timeoutRate": null}}}"#, "endpoints.photos.timeoutRate",
-         "must not be null: every setting is required"),
+        (
+            #"{"endpoints": {"travel": {"failureRate": 1.5}}}"#, "endpoints.travel.failureRate",
+            "must be a number from 0 to 1, got 1.5"
+        ),
+        (
+            #"{"endpoints": {"travel": {"malformedRate": -0.1}}}"#, "endpoints.travel.malformedRate",
+            "must be a number from 0 to 1, got -0.1"
+        ),
+        (
+            #"{"endpoints": {"hotel": {"latencyMs": 60001}}}"#, "endpoints.hotel.latencyMs",
+            "must be an integer from 0 to 60000 milliseconds, got 60001"
+        ),
+        (
+            #"{"endpoints": {"hotel": {"timeoutMs": -1}}}"#, "endpoints.hotel.timeoutMs",
+            "must be an integer from 0 to 60000 milliseconds, got -1"
+        ),
+        (
+            #"{"endpoints": {"hotel": {"latencyMs": "1000"}}}"#, "endpoints.hotel.latencyMs",
+            "must be an integer from 0 to 60000 milliseconds"
+        ),
+        (
+            #"{"endpoints": {"hotel": {"latencyMs": 10.5}}}"#, "endpoints.hotel.latencyMs",
+            "must be an integer from 0 to 60000 milliseconds"
+        ),
+        (
+            #"{"endpoints": {"photos": {"timeoutRate": true}}}"#, "endpoints.photos.timeoutRate",
+            "must be a number from 0 to 1"
+        ),
+        (
+            #"{"endpoints": {"photos": {"timeoutRate": null}}}"#, "endpoints.photos.timeoutRate",
+            "must not be null: every setting is required"
+        ),
         (#"{"endpoints": {"photos": null}}"#, "endpoints.photos", "must not be null: every setting is required"),
         (#"{"endpoints": null}"#, "endpoints", "must not be null: every setting is required"),
         (#"{"seed": null}"#, "seed", "must not be null: every setting is required"),
@@ -60,10 +79,14 @@ struct SettingsPatchTests {
         (#"{"seed": 9223372036854775808}"#, "seed", "must be an integer from 0 to 9223372036854775807"),
         (#"{"seed": "42"}"#, "seed", "must be an integer from 0 to 9223372036854775807"),
         (#"{"seeds": 1}"#, "seeds", "unknown key; expected one of seed, endpoints"),
-        (#"{"endpoints": {"flights": {}}}"#, "endpoints.flights",
-         "unknown key; expected one of travel, hotel, photos, photoDetails, courses, accounts"),
-        (#"{"endpoints": {"travel": {"latency": 5}}}"#, "endpoints.travel.latency",
-         "unknown key; expected one of latencyMs, failureRate, malformedRate, timeoutRate, timeoutMs"),
+        (
+            #"{"endpoints": {"flights": {}}}"#, "endpoints.flights",
+            "unknown key; expected one of travel, hotel, photos, photoDetails, courses, accounts"
+        ),
+        (
+            #"{"endpoints": {"travel": {"latency": 5}}}"#, "endpoints.travel.latency",
+            "unknown key; expected one of latencyMs, failureRate, malformedRate, timeoutRate, timeoutMs"
+        ),
         (#"{"endpoints": []}"#, "endpoints", "must be a JSON object"),
         (#"{"endpoints": {"travel": 1}}"#, "endpoints.travel", "must be a JSON object"),
         ("[]", "", "must be a JSON object"),
@@ -92,7 +115,8 @@ struct SettingsPatchTests {
     @Test func errorDescribesPathAndMessage() {
         let error = SettingsPatchError(path: "endpoints.travel.failureRate", message: "must be a number from 0 to 1")
         #expect(error.description == "endpoints.travel.failureRate: must be a number from 0 to 1")
-        #expect(SettingsPatchError(path: "", message: "the patch is not valid JSON").description
-            == "the patch is not valid JSON")
+        #expect(
+            SettingsPatchError(path: "", message: "the patch is not valid JSON").description
+                == "the patch is not valid JSON")
     }
 }

@@ -36,9 +36,10 @@ struct CourseCellTests {
     func theRuleSplitsAfterThirtyFive(lessonCount: Int, detailText: String, cellType: String) {
         #expect(CourseRules.detailText(lessonCount: lessonCount) == detailText)
         #expect(CourseRules.cellType(lessonCount: lessonCount).rawValue == cellType)
-        #expect(cell(lessonCount: lessonCount).outputs == [
-            "name": "Swift 程式設計", "detailTextString": .string(detailText), "cellType": .string(cellType),
-        ])
+        #expect(
+            cell(lessonCount: lessonCount).outputs == [
+                "name": "Swift 程式設計", "detailTextString": .string(detailText), "cellType": .string(cellType),
+            ])
     }
 
     @Test func theCellIsReadOnly() async {

@@ -220,16 +220,17 @@ struct CoursesViewModelTests {
 
 /// The `courses` output the list shows for `courses`: each cell's id, path and snapshot.
 func coursesOutput(_ courses: [Course]) -> JSONValue {
-    .array(courses.map { course in
-        [
-            "id": .string(course.id), "path": .string("courses/\(course.id)"), "inputs": [:], "commands": [:],
-            "outputs": [
-                "name": .string(course.name),
-                "detailTextString": .string(CourseRules.detailText(lessonCount: course.lessonCount)),
-                "cellType": .string(course.lessonCount > 35 ? "detailDisclosureButton" : "none"),
-            ],
-        ]
-    })
+    .array(
+        courses.map { course in
+            [
+                "id": .string(course.id), "path": .string("courses/\(course.id)"), "inputs": [:], "commands": [:],
+                "outputs": [
+                    "name": .string(course.name),
+                    "detailTextString": .string(CourseRules.detailText(lessonCount: course.lessonCount)),
+                    "cellType": .string(course.lessonCount > 35 ? "detailDisclosureButton" : "none"),
+                ],
+            ]
+        })
 }
 
 extension UpstreamProvider {

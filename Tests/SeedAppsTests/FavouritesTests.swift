@@ -48,12 +48,13 @@ struct FavouritesTests {
     /// `rows` (the list's `recipes` output) with `favourite` true for `ids`.
     static func rows(_ rows: JSONValue?, favourite ids: Set<String>) -> JSONValue? {
         rows?.arrayValue.map { rows in
-            .array(rows.map { row in
-                guard case .object(var members) = row, case .object(var outputs)? = members["outputs"] else { return row }
-                outputs["favourite"] = .bool(ids.contains(members["id"]?.stringValue ?? ""))
-                members["outputs"] = .object(outputs)
-                return .object(members)
-            })
+            .array(
+                rows.map { row in
+                    guard case .object(var members) = row, case .object(var outputs)? = members["outputs"] else { return row }
+                    outputs["favourite"] = .bool(ids.contains(members["id"]?.stringValue ?? ""))
+                    members["outputs"] = .object(outputs)
+                    return .object(members)
+                })
         }
     }
 }

@@ -92,9 +92,10 @@ struct FormSignInTests {
         // Again, awaited: the same refusal (answered 422 over HTTP), and still nothing changed.
         let again = try await Viewer.$current.withValue(viewer) { try await form.model.execute("signIn") }
         #expect(again == .failure(.signInRefused("Wrong phone number or password.")))
-        #expect(service.tried == [
-            Credentials(username: "13800000000", password: "hunter23"), Credentials(username: "13800000000", password: "hunter23"),
-        ])
+        #expect(
+            service.tried == [
+                Credentials(username: "13800000000", password: "hunter23"), Credentials(username: "13800000000", password: "hunter23"),
+            ])
         #expect(viewer.user == nil)
         form.finish()
     }

@@ -56,18 +56,20 @@ struct FormViewModelTests {
     @Test func initialStateIsTheSeeds() {
         _ = ViewModelTester(FormViewModel()) { state in
             #expect(state.inputs == ["phone": "186", "password": ""])
-            #expect(state.outputs == [
-                "output": "手机号:186, 密码:",
-                "phoneValid": false,
-                "passwordValid": false,
-                "phoneColor": "red",
-                "passwordColor": "red",
-                "signedInAs": nil,
-            ])
-            #expect(state.commands == [
-                "clear": .init(enabled: false, executing: false, error: nil, policy: "serial"),
-                "signIn": .init(enabled: false, executing: false, error: nil, policy: "serial"),
-            ])
+            #expect(
+                state.outputs == [
+                    "output": "手机号:186, 密码:",
+                    "phoneValid": false,
+                    "passwordValid": false,
+                    "phoneColor": "red",
+                    "passwordColor": "red",
+                    "signedInAs": nil,
+                ])
+            #expect(
+                state.commands == [
+                    "clear": .init(enabled: false, executing: false, error: nil, policy: "serial"),
+                    "signIn": .init(enabled: false, executing: false, error: nil, policy: "serial"),
+                ])
         }
     }
 

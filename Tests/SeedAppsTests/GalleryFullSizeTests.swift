@@ -15,10 +15,11 @@ struct GalleryFullSizeTests {
         let page = ViewModelTester(FullSizePhotoViewModel(photos: [], initialIndex: 1337, upstream: upstream)) { state in
             #expect(state.inputs.isEmpty)
             #expect(state.outputs == ["initialPhotoIndex": 1337, "initialPhotoName": nil, "count": 0, "photo": nil])
-            #expect(state.commands == [
-                "previous": .init(enabled: false, executing: false, error: nil, policy: "serial"),
-                "next": .init(enabled: false, executing: false, error: nil, policy: "serial"),
-            ])
+            #expect(
+                state.commands == [
+                    "previous": .init(enabled: false, executing: false, error: nil, policy: "serial"),
+                    "next": .init(enabled: false, executing: false, error: nil, policy: "serial"),
+                ])
         }
         page.finish()
     }
@@ -63,12 +64,13 @@ struct GalleryFullSizeTests {
     @Test func shouldShowTheInitialPhoto() {
         let (upstream, _) = makeTestUpstream()
         let page = ViewModelTester(FullSizePhotoViewModel(photos: galleryTestPhotos(3), initialIndex: 1, upstream: upstream)) { state in
-            #expect(state.outputs == [
-                "initialPhotoIndex": 1,
-                "initialPhotoName": "Photo 2",
-                "count": 3,
-                "photo": ["index": 1, "photoName": "Photo 2", "loading": false, "photoImage": nil, "error": nil],
-            ])
+            #expect(
+                state.outputs == [
+                    "initialPhotoIndex": 1,
+                    "initialPhotoName": "Photo 2",
+                    "count": 3,
+                    "photo": ["index": 1, "photoName": "Photo 2", "loading": false, "photoImage": nil, "error": nil],
+                ])
             #expect(state.commands["previous"]?.enabled == true)
             #expect(state.commands["next"]?.enabled == true)
         }

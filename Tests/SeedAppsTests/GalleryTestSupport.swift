@@ -33,9 +33,10 @@ func galleryFixturePhotos() async throws -> [Photo] {
 
 /// The gallery's `photos` output for `photos`: `[{"index", "name", "thumbnail"}]`.
 func galleryPhotosOutput(_ photos: [Photo]) -> JSONValue {
-    .array(photos.enumerated().map { index, photo in
-        ["index": .int(index), "name": .string(photo.name), "thumbnail": .string(photo.thumbnailURL)]
-    })
+    .array(
+        photos.enumerated().map { index, photo in
+            ["index": .int(index), "name": .string(photo.name), "thumbnail": .string(photo.thumbnailURL)]
+        })
 }
 
 /// The upstream's seeded failure as an `error` output.

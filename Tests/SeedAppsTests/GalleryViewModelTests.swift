@@ -48,9 +48,10 @@ struct GalleryViewModelTests {
         }
 
         #expect(expected.count == 24)
-        #expect(gallery.state.outputs["photos"]?.arrayValue?.first == [
-            "index": 0, "name": "Sunrise over the Li River", "thumbnail": "/upstream/images/photo-p01-thumb.svg",
-        ])
+        #expect(
+            gallery.state.outputs["photos"]?.arrayValue?.first == [
+                "index": 0, "name": "Sunrise over the Li River", "thumbnail": "/upstream/images/photo-p01-thumb.svg",
+            ])
         gallery.finish()
     }
 

@@ -20,18 +20,19 @@ struct ListCellTests {
     @Test func scenicCellMapsTheSpot() {
         let cell = ScenicCellViewModel(scenic: Self.spot, city: CurrentCity(id: 10))
         #expect(cell.id == "scenic-s1007")
-        #expect(cell.outputs == [
-            "kind": "scenic",
-            "title": "东方明珠广播电视塔",
-            "price": [
-                "text": "128.50",
-                "runs": [["text": "128.5", "color": "blue"], ["text": "0", "color": "blue", "fontSize": 10]],
-            ],
-            "campaign": "夜游特惠",
-            "campaignHidden": false,
-            "rightFooter": "浦东新区",
-            "image": "/upstream/images/scenic-oriental-pearl.svg",
-        ])
+        #expect(
+            cell.outputs == [
+                "kind": "scenic",
+                "title": "东方明珠广播电视塔",
+                "price": [
+                    "text": "128.50",
+                    "runs": [["text": "128.5", "color": "blue"], ["text": "0", "color": "blue", "fontSize": 10]],
+                ],
+                "campaign": "夜游特惠",
+                "campaignHidden": false,
+                "rightFooter": "浦东新区",
+                "image": "/upstream/images/scenic-oriental-pearl.svg",
+            ])
     }
 
     @Test func scenicCellWithoutCampaignHidesIt() {
@@ -52,7 +53,11 @@ struct ListCellTests {
         let cells = [ScenicCellViewModel(scenic: Self.spot, city: city), ScenicCellViewModel(scenic: Self.spot, city: city)]
         let changes = ChangeCounter()
         for cell in cells {
-            withObservationTracking { _ = cell.outputs } onChange: { changes.increment() }
+            withObservationTracking {
+                _ = cell.outputs
+            } onChange: {
+                changes.increment()
+            }
         }
         #expect(cells.map(\.rightFooter) == ["上海", "上海"])
 
@@ -65,15 +70,16 @@ struct ListCellTests {
     @Test func hotelCellMapsTheHotel() {
         let cell = HotelCellViewModel(hotel: Self.hotel)
         #expect(cell.id == "hotel-h2001")
-        #expect(cell.outputs == [
-            "kind": "hotel",
-            "title": "北京王府井希尔顿酒店",
-            "price": nil,
-            "campaign": "免费WiFi",
-            "campaignHidden": false,
-            "rightFooter": nil,
-            "image": "/upstream/images/hotel-wangfujing-hilton.svg",
-        ])
+        #expect(
+            cell.outputs == [
+                "kind": "hotel",
+                "title": "北京王府井希尔顿酒店",
+                "price": nil,
+                "campaign": "免费WiFi",
+                "campaignHidden": false,
+                "rightFooter": nil,
+                "image": "/upstream/images/hotel-wangfujing-hilton.svg",
+            ])
     }
 
     @Test func hotelWithoutTagsHidesTheCampaign() {
@@ -91,10 +97,11 @@ struct ListCellTests {
     func priceIsTwoDecimalsWithASmallLastCharacter(price: Double, text: String, head: String, tail: String) {
         let rich = ListRules.price(lowestPrice: price)
         #expect(rich.text == text)
-        #expect(rich.runs == [
-            RichText.Run(text: head, color: "blue"),
-            RichText.Run(text: tail, color: "blue", fontSize: 10),
-        ])
+        #expect(
+            rich.runs == [
+                RichText.Run(text: head, color: "blue"),
+                RichText.Run(text: tail, color: "blue", fontSize: 10),
+            ])
     }
 
     @Test func upstreamErrorsShowAsUpstreamFailures() {

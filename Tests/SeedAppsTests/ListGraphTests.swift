@@ -74,7 +74,7 @@ struct ListGraphTests {
     @Test func selectAnswersTheCellsPageWhichTheGraphServes() async throws {
         let (graph, _, _) = try await loadedGraph()
         guard case .array(let items)? = try await graph.snapshot("list").output("items"),
-              let hotel = items.last?.objectValue, case .string(let id)? = hotel["id"]
+            let hotel = items.last?.objectValue, case .string(let id)? = hotel["id"]
         else {
             Issue.record("no items")
             return

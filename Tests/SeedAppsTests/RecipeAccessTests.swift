@@ -121,10 +121,11 @@ struct RecipeAccessTests {
         let recipe = try #require(book.recipes.first { $0.name == "E-6 slide" })
 
         let anonymous = rows(list, as: nil)
-        #expect(anonymous["c41"] == [
-            "name": "C-41 colour negative", "filmType": "colourNegative", "stepCount": 4, "ownerName": nil, "deletable": false,
-            "favourite": false,
-        ])
+        #expect(
+            anonymous["c41"] == [
+                "name": "C-41 colour negative", "filmType": "colourNegative", "stepCount": 4, "ownerName": nil, "deletable": false,
+                "favourite": false,
+            ])
         #expect(anonymous[recipe.id]?["ownerName"] == "Han Meimei")
         #expect(anonymous.values.allSatisfy { $0["deletable"] == false }, "an anonymous session deletes nothing")
 

@@ -24,10 +24,11 @@ struct RecipeGraphTests {
         let c41 = try #require(rows.first?.objectValue)
         #expect(c41["path"] == "recipes/c41")
         // Outside any request nothing is access-checked: deletable. First-start recipes are nobody's.
-        #expect(c41["outputs"] == [
-            "name": "C-41 colour negative", "filmType": "colourNegative", "stepCount": 4, "ownerName": nil, "deletable": true,
-            "favourite": false,
-        ])
+        #expect(
+            c41["outputs"] == [
+                "name": "C-41 colour negative", "filmType": "colourNegative", "stepCount": 4, "ownerName": nil, "deletable": true,
+                "favourite": false,
+            ])
     }
 
     @Test func anEditInOneSessionReachesTheOthersDetailLive() async throws {
@@ -42,8 +43,9 @@ struct RecipeGraphTests {
 
         #expect(await settle { events.received.last.flatMap { try? $0.output("name") } == "C-41 (home kit)" })
         #expect(try await second.snapshot("recipes/c41").version > before.version)
-        #expect(try await second.snapshot("recipes").output("recipes")?.arrayValue?.first?.objectValue?["outputs"]?
-            .objectValue?["name"] == "C-41 (home kit)")
+        #expect(
+            try await second.snapshot("recipes").output("recipes")?.arrayValue?.first?.objectValue?["outputs"]?
+                .objectValue?["name"] == "C-41 (home kit)")
         await second.unwatch("recipes/c41", id: watch)
     }
 
@@ -51,10 +53,11 @@ struct RecipeGraphTests {
         let (_, first, second) = twoSessions()
         _ = try await second.snapshot("recipes/d76/edit")
         _ = try await first.write("recipes/d76/edit", patch: ["blurb": "from the first tab"])
-        #expect(await settle {
-            (try? await second.snapshot("recipes/d76/edit").decoded().objectValue?["inputs"]?.objectValue?["blurb"])
-                == "from the first tab"
-        })
+        #expect(
+            await settle {
+                (try? await second.snapshot("recipes/d76/edit").decoded().objectValue?["inputs"]?.objectValue?["blurb"])
+                    == "from the first tab"
+            })
     }
 
     @Test func nullFilmTypeFallsBackToColourNegative() async throws {
@@ -73,7 +76,8 @@ struct RecipeGraphTests {
         }
         await #expect(throws: ViewModelError.self) { try await graph.write("recipes/c41/edit", patch: ["filmType": "polaroid"]) }
         await #expect(throws: ViewModelError.self) {
-            try await graph.execute("recipes/c41/edit", command: "addStep", argument: ["name": "Hot", "durationSeconds": 10, "temperatureCelsius": 120])
+            try await graph.execute(
+                "recipes/c41/edit", command: "addStep", argument: ["name": "Hot", "durationSeconds": 10, "temperatureCelsius": 120])
         }
         await #expect(throws: ViewModelError.self) {
             try await graph.execute("recipes/c41/edit", command: "removeStep", argument: ["index": 4])
@@ -139,7 +143,10 @@ struct RecipeGraphTests {
     @Test func aDeepLinkToTheEditorWorksInAFreshSession() async throws {
         let (_, graph, _) = twoSessions()
         let edit = try await graph.snapshot("recipes/c41/edit")
-        #expect(try edit.decoded().objectValue?["inputs"] == ["name": "C-41 colour negative", "blurb": .string(FirstStartRecipes.c41.blurb), "filmType": "colourNegative"])
+        #expect(
+            try edit.decoded().objectValue?["inputs"] == [
+                "name": "C-41 colour negative", "blurb": .string(FirstStartRecipes.c41.blurb), "filmType": "colourNegative",
+            ])
     }
 
     @Test func aDeletedRecipesPagesShowWhatItWasUntilRestored() async throws {

@@ -10,7 +10,8 @@ import Testing
 struct RecipeTimerTests {
     static let path = "recipes/quick/timer"
     static let quick = Recipe(
-        id: "quick", name: "Quick", steps: [
+        id: "quick", name: "Quick",
+        steps: [
             Step(name: "Developer", durationSeconds: 2, temperatureCelsius: 20),
             Step(name: "Fixer", durationSeconds: 1),
         ]
@@ -31,19 +32,21 @@ struct RecipeTimerTests {
     /// Advances one second and waits until the timer shows `remaining` in step `index`.
     func tick(_ graph: ViewModelGraph, _ clock: CountingClock, to index: Int, _ remaining: Int) async {
         await clock.advance(by: .seconds(1))
-        #expect(await settle {
-            let outputs = try? await self.outputs(graph)
-            return outputs?.objectValue?["currentStepIndex"] == .int(index)
-                && outputs?.objectValue?["remainingSeconds"] == .int(remaining)
-        })
+        #expect(
+            await settle {
+                let outputs = try? await self.outputs(graph)
+                return outputs?.objectValue?["currentStepIndex"] == .int(index)
+                    && outputs?.objectValue?["remainingSeconds"] == .int(remaining)
+            })
     }
 
     @Test func startsAtTheFirstStepWithItsFullDuration() async throws {
         let (_, graph, _) = timerGraph()
-        #expect(try await outputs(graph) == [
-            "currentStepIndex": 0, "currentStepName": "Developer", "nextStepString": "Fixer",
-            "remainingSeconds": 2, "running": false, "stepCount": 2,
-        ])
+        #expect(
+            try await outputs(graph) == [
+                "currentStepIndex": 0, "currentStepName": "Developer", "nextStepString": "Fixer",
+                "remainingSeconds": 2, "running": false, "stepCount": 2,
+            ])
     }
 
     @Test func countsDownAdvancesAndStopsAfterTheLastStep() async throws {

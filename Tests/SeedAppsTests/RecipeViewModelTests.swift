@@ -45,10 +45,11 @@ struct RecipeViewModelTests {
     @Test func theTimerCountsDownStepByStepOnTheTestClock() async throws {
         let clock = CountingClock()
         let timer = ViewModelTester(RecipeTimerViewModel(book: .inMemory([Self.quick]), id: "quick", clock: clock)) { state in
-            #expect(state.outputs == [
-                "currentStepIndex": 0, "currentStepName": "Developer", "nextStepString": "Fixer",
-                "remainingSeconds": 2, "running": false, "stepCount": 2,
-            ])
+            #expect(
+                state.outputs == [
+                    "currentStepIndex": 0, "currentStepName": "Developer", "nextStepString": "Fixer",
+                    "remainingSeconds": 2, "running": false, "stepCount": 2,
+                ])
         }
         let running = SnapshotState.CommandState(enabled: false, executing: true, error: nil, policy: "serial")
         try timer.execute("start") {

@@ -28,7 +28,8 @@ extension BinderyServer {
                 throw StoredStateRefusal(lines: report.findings.map(\.line))
             }
             for finding in report.findings {
-                for state in finding.states where try await check.audit.setAside(state.key, version: state.version, reason: finding.summary, at: Date()) {
+                for state in finding.states
+                where try await check.audit.setAside(state.key, version: state.version, reason: finding.summary, at: Date()) {
                     setAside += 1
                 }
                 logger.error("Set aside (a deploy with its migration puts it back): \(finding.summary)")
@@ -72,7 +73,9 @@ extension BinderyServer {
         for group in report.undeclared { print("not declared: \(group.count) states at \(group.path) (left as they are)") }
         if !setAside.isEmpty { print("\(setAside.count) states are set aside from earlier starts.") }
         for finding in report.findings { print("unreadable: \(finding.line)") }
-        print(report.findings.isEmpty ? "OK: this build reads every stored state." : "FAILED: \(report.unreadableCount) stored states cannot be read by this build.")
+        print(
+            report.findings.isEmpty
+                ? "OK: this build reads every stored state." : "FAILED: \(report.unreadableCount) stored states cannot be read by this build.")
         return report.findings.isEmpty
     }
 }

@@ -19,7 +19,8 @@ struct SwiftClientMembers {
 
     /// Every member's lines, blank lines between them, not indented.
     func declarations(screen: String?) -> [String] {
-        let members = [stored] + initialisers(screen: screen) + schema.inputs.map(input) + schema.outputs.map(output)
+        let members =
+            [stored] + initialisers(screen: screen) + schema.inputs.map(input) + schema.outputs.map(output)
             + schema.commands.flatMap(command) + schema.children.map(child)
         return Array(members.joined(separator: [""]))
     }
@@ -62,7 +63,8 @@ struct SwiftClientMembers {
         var about = "/// Input `\(input.name)` (\(input.schema.clientDescription))"
         let read = type.read(json: "remote[input: \(name)]") { "remote.input(\(name), as: \($0).self)" }
         if input.isCollaborative {
-            about += ", a collaborative text: reading shows this client's text with others' edits merged in;"
+            about +=
+                ", a collaborative text: reading shows this client's text with others' edits merged in;"
                 + " assigning sends the difference as text operations."
         } else {
             about += ": reading shows what the server has (or what this client is writing); assigning writes it."
@@ -92,19 +94,21 @@ struct SwiftClientMembers {
     private func command(_ command: ViewModelSchema.Command) -> [[String]] {
         let summary = SwiftNames.oneLine(command.summary)
         let kind = command.isDeferred ? "deferred" : "immediate"
-        let about = "/// Command `\(command.name)` (\(kind), policy \(command.policy.name))"
+        let about =
+            "/// Command `\(command.name)` (\(kind), policy \(command.policy.name))"
             + (summary.isEmpty ? "." : ": \(summary)")
         let call = SwiftClientArgument(command.argument)
         let run = "remote.run(\(SwiftNames.literal(command.name))\(call.map { ", with: \($0.expression)" } ?? ""))"
-        let method = [
-            about,
-            "/// Answers the snapshot once it has finished\(command.navigates ? " (with `navigate`)" : ""); throws the server's problem.",
-            "@discardableResult",
-            "public func \(SwiftNames.identifier(free(command.name, else: "Command")))(\(call?.parameters ?? "")) async throws -> JSONValue {",
-        ] + (call?.preparation ?? []).map { "    " + $0 } + [
-            "    \(call?.preparation.isEmpty == false ? "return " : "")try await \(run)",
-            "}",
-        ]
+        let method =
+            [
+                about,
+                "/// Answers the snapshot once it has finished\(command.navigates ? " (with `navigate`)" : ""); throws the server's problem.",
+                "@discardableResult",
+                "public func \(SwiftNames.identifier(free(command.name, else: "Command")))(\(call?.parameters ?? "")) async throws -> JSONValue {",
+            ] + (call?.preparation ?? []).map { "    " + $0 } + [
+                "    \(call?.preparation.isEmpty == false ? "return " : "")try await \(run)",
+                "}",
+            ]
         let enabled = [
             "/// Whether `\(command.name)` may run now.",
             "public var \(SwiftNames.identifier(free("can" + SwiftNames.capitalized(command.name), else: "Command"))): Bool { remote.command(\(SwiftNames.literal(command.name)))?.enabled ?? false }",
@@ -116,10 +120,14 @@ struct SwiftClientMembers {
     /// (`item(id:)`), or a property named after a fixed page's segment (`edit`).
     private func child(_ child: ViewModelSchema.Child) -> [String] {
         let type = SwiftClientFile.typeName(of: child.viewModel)
-        let about = "/// Child route `\(child.name)` (\(SwiftNames.oneLine(child.title))): the view model at `\(child.pattern)` below this one, a new `RemoteViewModel` each time."
+        let about =
+            "/// Child route `\(child.name)` (\(SwiftNames.oneLine(child.title))): the view model at `\(child.pattern)` below this one, a new `RemoteViewModel` each time."
         let prefix = "remote.path + " + SwiftNames.literal("/" + (child.segment.isEmpty ? "" : child.segment + (child.hasParameter ? "/" : "")))
         guard child.hasParameter else {
-            return [about, "public var \(SwiftNames.identifier(free(child.segment, else: "Page"))): \(type) { \(type)(session: session, path: \(prefix)) }"]
+            return [
+                about,
+                "public var \(SwiftNames.identifier(free(child.segment, else: "Page"))): \(type) { \(type)(session: session, path: \(prefix)) }",
+            ]
         }
         let parameter = SwiftNames.identifier(child.parameter)
         let parameterType = SwiftClientType(child.parameterSchema)

@@ -51,18 +51,22 @@ struct ClientFiles {
             router.add(.get, "/\(screen.name)/{rest...}", shell)
         }
         // An app's own pages without a view model (`data-page`), as found at start.
-        for page in ClientTree(roots: files.rootPaths).declaredPages where !screens.contains(where: { page == "/\($0.name)" || page.hasPrefix("/\($0.name)/") }) {
+        for page in ClientTree(roots: files.rootPaths).declaredPages
+        where !screens.contains(where: { page == "/\($0.name)" || page.hasPrefix("/\($0.name)/") }) {
             router.add(.get, page, shell)
         }
         router.add(.get, "/_v/{fingerprint}/{rest...}", FingerprintedFiles(files: files, shell: shell))
         router.add(.get, "/", shell)
         router.add(.get, "/index.html", shell)
         // The icon browsers ask for by name is the SVG one the page links.
-        router.add(.get, "/favicon.ico", immediate: { _ in
-            Response(status: .movedPermanently, headers: [.location: "/favicon.svg"], body: .bytes([]))
-        }, handler: { _ in
-            Response(status: .movedPermanently, headers: [.location: "/favicon.svg"], body: .bytes([]))
-        })
+        router.add(
+            .get, "/favicon.ico",
+            immediate: { _ in
+                Response(status: .movedPermanently, headers: [.location: "/favicon.svg"], body: .bytes([]))
+            },
+            handler: { _ in
+                Response(status: .movedPermanently, headers: [.location: "/favicon.svg"], body: .bytes([]))
+            })
         router.add(.get, "/{rest...}", PageFallback(files: files, shell: shell, screens: Set(screens.map(\.name))))
     }
 }

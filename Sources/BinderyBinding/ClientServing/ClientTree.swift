@@ -19,10 +19,12 @@ struct ClientTree: Equatable {
     init(roots: [String]) {
         var found: [String: File] = [:]
         for root in roots.reversed() {
-            guard let walker = FileManager.default.enumerator(
-                at: URL(fileURLWithPath: root), includingPropertiesForKeys: [.isRegularFileKey, .fileSizeKey, .contentModificationDateKey],
-                options: [.skipsHiddenFiles]
-            ) else { continue }
+            guard
+                let walker = FileManager.default.enumerator(
+                    at: URL(fileURLWithPath: root), includingPropertiesForKeys: [.isRegularFileKey, .fileSizeKey, .contentModificationDateKey],
+                    options: [.skipsHiddenFiles]
+                )
+            else { continue }
             for case let url as URL in walker {
                 guard let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey, .contentModificationDateKey]),
                     values.isRegularFile == true

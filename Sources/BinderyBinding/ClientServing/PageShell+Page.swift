@@ -10,26 +10,31 @@ extension PageShell {
         let prefix = "/_v/\(tree.fingerprint)/"
         let screens = tree.files.keys.filter { $0.hasPrefix("screens/") && $0.split(separator: "/").count == 2 }.sorted()
         let templates = screens.filter { $0.hasSuffix(".html") }.compactMap(tree.text(of:)).joined(separator: "\n")
-        let list = JSONValue.object(Dictionary(uniqueKeysWithValues: screens.filter { $0.hasSuffix(".js") }.map { name in
-            (String(name.dropFirst("screens/".count).dropLast(".js".count)), JSONValue.string(ClientBundle.specifier(of: name)))
-        }))
+        let list = JSONValue.object(
+            Dictionary(
+                uniqueKeysWithValues: screens.filter { $0.hasSuffix(".js") }.map { name in
+                    (String(name.dropFirst("screens/".count).dropLast(".js".count)), JSONValue.string(ClientBundle.specifier(of: name)))
+                }))
         var index = tree.text(of: "index.html") ?? "<!doctype html><title>Bindery</title>"
         // The page's own style sheets and module entries leave the page: the bundle has them.
         let (withoutSheets, sheets) = removing(#"<link\b[^>]*\brel="stylesheet"[^>]*\bhref="/([^"]+)"[^>]*>\s*"#, from: index, tree: tree)
-        let (withoutEntries, entries) = removing(#"<script\b[^>]*\btype="module"[^>]*\bsrc="/([^"]+)"[^>]*>\s*</script>\s*"#, from: withoutSheets, tree: tree)
+        let (withoutEntries, entries) = removing(
+            #"<script\b[^>]*\btype="module"[^>]*\bsrc="/([^"]+)"[^>]*>\s*</script>\s*"#, from: withoutSheets, tree: tree)
         index = fingerprinted(withoutEntries, tree: tree, prefix: prefix)
         let bundle = ClientBundle(tree: tree, styleSheets: sheets + screens.filter { $0.hasSuffix(".css") })
         // The client this page runs (js/deploy.js compares it with the API's `Bindery-Client`),
         // then the loader: a classic script waits for the style sheets before it, and the modules
         // need not.
-        let head = #"<meta name="bindery-client" content="\#(tree.fingerprint)">\#n  "#
+        let head =
+            #"<meta name="bindery-client" content="\#(tree.fingerprint)">\#n  "#
             + loader(prefix: prefix, entries: entries.map(ClientBundle.specifier(of:)))
             + #"\#n  <link rel="stylesheet" href="\#(prefix)_bundle/styles.css">\#n  "#
         if let first = index.range(of: #"<(link|script|!-- bindery:styles)\b"#, options: .regularExpression) {
             index.insert(contentsOf: head, at: first.lowerBound)
         }
         let listJSON = String(decoding: JSONWriter.bytes(of: list), as: UTF8.self)
-        let html = index
+        let html =
+            index
             .replacingOccurrences(of: "<!-- bindery:styles -->", with: "")
             .replacingOccurrences(
                 of: "<!-- bindery:screens -->",

@@ -91,7 +91,8 @@ extension Problem {
         case .tooManySessions(let retryAfter):
             self.init(
                 status: .tooManyRequests, title: "Too many new sessions",
-                detail: "This address created too many sessions in a short time. Reuse your session (its cookie or bearer token), or try again later.",
+                detail:
+                    "This address created too many sessions in a short time. Reuse your session (its cookie or bearer token), or try again later.",
                 headers: [.retryAfter: "\(retryAfter)"]
             )
         case .storeUnavailable:

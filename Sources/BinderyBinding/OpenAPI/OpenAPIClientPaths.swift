@@ -9,30 +9,35 @@ enum OpenAPIClientPaths {
     /// The client's paths for `routes`.
     static func paths(for routes: [OpenAPIViewRoute]) -> [String: JSONValue] {
         var paths: [String: JSONValue] = [
-            "/": ["get": file(
-                "client", summary: "The thin browser client (`index.html`)", description: present,
-                ok: html
-            )],
+            "/": [
+                "get": file(
+                    "client", summary: "The thin browser client (`index.html`)", description: present,
+                    ok: html
+                )
+            ],
             "/{file}": ["get": staticFile],
         ]
         for route in routes {
-            var item: [String: JSONValue] = ["get": file(
-                "page\(route.name)", summary: "A page of the thin client: \(route.title)",
-                description: "The client's `index.html`, which routes itself to this screen (every URL under a screen "
-                    + "serves it, so pages are shareable). " + present,
-                ok: html
-            )]
+            var item: [String: JSONValue] = [
+                "get": file(
+                    "page\(route.name)", summary: "A page of the thin client: \(route.title)",
+                    description: "The client's `index.html`, which routes itself to this screen (every URL under a screen "
+                        + "serves it, so pages are shareable). " + present,
+                    ok: html
+                )
+            ]
             if !route.parameters.isEmpty {
-                item["parameters"] = .array(route.parameters.map { parameter in
-                    [
-                        "name": .string(parameter.name), "in": "path", "required": true,
-                        "description": .string(
-                            "Any segment: the page is served for every URL under a screen; the client shows the view "
-                                + "model's own answer (404 from the API for a `\(parameter.name)` it does not know)."
-                        ),
-                        "schema": OpenAPI.string,
-                    ]
-                })
+                item["parameters"] = .array(
+                    route.parameters.map { parameter in
+                        [
+                            "name": .string(parameter.name), "in": "path", "required": true,
+                            "description": .string(
+                                "Any segment: the page is served for every URL under a screen; the client shows the view "
+                                    + "model's own answer (404 from the API for a `\(parameter.name)` it does not know)."
+                            ),
+                            "schema": OpenAPI.string,
+                        ]
+                    })
             }
             paths["/\(route.pattern)"] = .object(item)
         }
@@ -48,21 +53,25 @@ enum OpenAPIClientPaths {
 
     /// `GET /{file}`: any file of the public directory.
     private static var staticFile: JSONValue {
-        guard case .object(var operation) = file(
-            "staticFile", summary: "A file of the thin client",
-            description: "Any file of the client or the app's public directory; real paths may have several segments (`/js/app.js`), "
-                + "which OpenAPI templates cannot express. The content type follows the extension. " + present,
-            ok: [
-                "description": "The file.",
-                "headers": ["ETag": ["schema": OpenAPI.string]],
-                "content": OpenAPI.content(OpenAPI.string, as: "*/*"),
-            ],
-            also: ["400": OpenAPI.response("BadRequest")]
-        ) else { return [:] }
-        operation["parameters"] = [[
-            "name": "file", "in": "path", "required": true, "schema": OpenAPI.string,
-            "examples": ["index": ["value": "index.html"]],
-        ]]
+        guard
+            case .object(var operation) = file(
+                "staticFile", summary: "A file of the thin client",
+                description: "Any file of the client or the app's public directory; real paths may have several segments (`/js/app.js`), "
+                    + "which OpenAPI templates cannot express. The content type follows the extension. " + present,
+                ok: [
+                    "description": "The file.",
+                    "headers": ["ETag": ["schema": OpenAPI.string]],
+                    "content": OpenAPI.content(OpenAPI.string, as: "*/*"),
+                ],
+                also: ["400": OpenAPI.response("BadRequest")]
+            )
+        else { return [:] }
+        operation["parameters"] = [
+            [
+                "name": "file", "in": "path", "required": true, "schema": OpenAPI.string,
+                "examples": ["index": ["value": "index.html"]],
+            ]
+        ]
         return .object(operation)
     }
 

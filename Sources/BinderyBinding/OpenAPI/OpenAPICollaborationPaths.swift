@@ -9,14 +9,17 @@ enum OpenAPICollaborationPaths {
         for input in route.schema.inputs where input.isCollaborative {
             let name = OpenAPI.capitalized(input.name)
             paths["\(base)/inputs/\(input.name)"] = [
-                "get": .object(OpenAPIViewPaths.operation(
-                    "get\(route.name)\(name)Text", of: route, summary: "Collaborative text `\(input.name)`: \(route.title)",
-                    description: "The text and its revision (the shared record's version, the same in every session). "
-                        + "With `after`, also the edits since that revision (`edits` is null when no longer kept: reload).",
-                    parameters: ["TextAfter"],
-                    responses: ["200": ["description": "The text.", "content": OpenAPI.content(OpenAPI.schema("CollaborativeText"))],
-                                "400": OpenAPI.response("BadRequest")]
-                )),
+                "get": .object(
+                    OpenAPIViewPaths.operation(
+                        "get\(route.name)\(name)Text", of: route, summary: "Collaborative text `\(input.name)`: \(route.title)",
+                        description: "The text and its revision (the shared record's version, the same in every session). "
+                            + "With `after`, also the edits since that revision (`edits` is null when no longer kept: reload).",
+                        parameters: ["TextAfter"],
+                        responses: [
+                            "200": ["description": "The text.", "content": OpenAPI.content(OpenAPI.schema("CollaborativeText"))],
+                            "400": OpenAPI.response("BadRequest"),
+                        ]
+                    ))
             ]
             var post = OpenAPIViewPaths.operation(
                 "edit\(route.name)\(name)", of: route, summary: "Edit collaborative text `\(input.name)`: \(route.title)",
@@ -43,7 +46,7 @@ enum OpenAPICollaborationPaths {
     /// `GET`, `PUT`, `DELETE /api/views/{path}/presence`.
     private static func presence(_ route: OpenAPIViewRoute) -> JSONValue {
         let answer: [String: JSONValue] = [
-            "200": ["description": "You and the others on this screen.", "content": OpenAPI.content(OpenAPI.schema("Presence"))],
+            "200": ["description": "You and the others on this screen.", "content": OpenAPI.content(OpenAPI.schema("Presence"))]
         ]
         var put = OpenAPIViewPaths.operation(
             "arrive\(route.name)", of: route, summary: "I am here: \(route.title)",
@@ -58,16 +61,18 @@ enum OpenAPICollaborationPaths {
         )
         put["requestBody"] = ["required": false, "content": OpenAPI.content(OpenAPI.schema("PresenceField"))]
         return [
-            "get": .object(OpenAPIViewPaths.operation(
-                "presence\(route.name)", of: route, summary: "Who is here: \(route.title)",
-                description: "Who else is on this screen, and in which field.", responses: answer
-            )),
+            "get": .object(
+                OpenAPIViewPaths.operation(
+                    "presence\(route.name)", of: route, summary: "Who is here: \(route.title)",
+                    description: "Who else is on this screen, and in which field.", responses: answer
+                )),
             "put": .object(put),
-            "delete": .object(OpenAPIViewPaths.operation(
-                "leave\(route.name)", of: route, summary: "I left: \(route.title)",
-                description: "Says this session left the screen; the others hear of it at once.", responses: answer,
-                unsafe: true
-            )),
+            "delete": .object(
+                OpenAPIViewPaths.operation(
+                    "leave\(route.name)", of: route, summary: "I left: \(route.title)",
+                    description: "Says this session left the screen; the others hear of it at once.", responses: answer,
+                    unsafe: true
+                )),
         ]
     }
 
@@ -77,10 +82,12 @@ enum OpenAPICollaborationPaths {
         let count = OpenAPIParameters.version
         let ops: JSONValue = [
             "type": "array", "maxItems": 1000,
-            "items": ["oneOf": [
-                OpenAPI.object(["p": count, "si": OpenAPI.string]),
-                OpenAPI.object(["p": count, "sd": OpenAPI.string]),
-            ]],
+            "items": [
+                "oneOf": [
+                    OpenAPI.object(["p": count, "si": OpenAPI.string]),
+                    OpenAPI.object(["p": count, "sd": OpenAPI.string]),
+                ]
+            ],
         ]
         let edit = OpenAPI.object(["id": ["type": ["string", "null"]], "revision": ["type": "integer"], "ops": ops])
         let collaborator = OpenAPI.object([
@@ -95,8 +102,10 @@ enum OpenAPICollaborationPaths {
                 "concurrent": ["type": "array", "items": edit],
             ]),
             "CollaborativeText": OpenAPI.object(
-                ["text": OpenAPI.string, "revision": ["type": "integer"], "from": ["type": "integer"],
-                 "edits": OpenAPI.nullable(["type": "array", "items": edit])],
+                [
+                    "text": OpenAPI.string, "revision": ["type": "integer"], "from": ["type": "integer"],
+                    "edits": OpenAPI.nullable(["type": "array", "items": edit]),
+                ],
                 required: ["text", "revision"]
             ),
             "PresenceField": OpenAPI.object(

@@ -29,8 +29,8 @@ enum OpenAPICommandPaths {
                 command.signsIn
                     ? "Signed in: the snapshot after it, with `token` (the session's new token, also in the cookie)."
                     : command.navigates
-                    ? "The command finished: the snapshot after it, with `navigate` (the page to open)."
-                    : "The command finished: the snapshot after it.",
+                        ? "The command finished: the snapshot after it, with `navigate` (the page to open)."
+                        : "The command finished: the snapshot after it.",
                 schema: result, replayable: !command.signsIn
             ),
             "400": OpenAPI.response("BadRequest"),
@@ -70,20 +70,21 @@ enum OpenAPICommandPaths {
 
     /// `POST …/commands/{name}/cancel`.
     private static func cancel(_ command: ViewModelSchema.Command, of route: OpenAPIViewRoute, snapshot: JSONValue) -> JSONValue {
-        .object(OpenAPIViewPaths.operation(
-            "cancel" + OpenAPI.capitalized(command.name) + route.name, of: route, summary: "Cancel \(command.name)",
-            description: "Cancels the running execution of `\(command.name)` and answers once its work has really "
-                + "stopped: `executing` is false and the view model is as it was before that execution. A request "
-                + "still waiting for it (`Prefer: wait`) gets 409 `Command cancelled`.",
-            responses: [
-                "200": OpenAPIViewPaths.snapshotResponse("The snapshot after the cancellation.", schema: snapshot),
-                "400": OpenAPI.response("BadRequest"),
-                "409": OpenAPI.problem("No execution of the command is running (`Command not running`)."),
-                "413": OpenAPI.response("ContentTooLarge"),
-                "415": OpenAPI.response("UnsupportedMediaType"),
-            ],
-            writes: true, unsafe: true, command: command
-        ))
+        .object(
+            OpenAPIViewPaths.operation(
+                "cancel" + OpenAPI.capitalized(command.name) + route.name, of: route, summary: "Cancel \(command.name)",
+                description: "Cancels the running execution of `\(command.name)` and answers once its work has really "
+                    + "stopped: `executing` is false and the view model is as it was before that execution. A request "
+                    + "still waiting for it (`Prefer: wait`) gets 409 `Command cancelled`.",
+                responses: [
+                    "200": OpenAPIViewPaths.snapshotResponse("The snapshot after the cancellation.", schema: snapshot),
+                    "400": OpenAPI.response("BadRequest"),
+                    "409": OpenAPI.problem("No execution of the command is running (`Command not running`)."),
+                    "413": OpenAPI.response("ContentTooLarge"),
+                    "415": OpenAPI.response("UnsupportedMediaType"),
+                ],
+                writes: true, unsafe: true, command: command
+            ))
     }
 
     /// What a command takes, how its executions overlap and how it answers.
@@ -91,7 +92,7 @@ enum OpenAPICommandPaths {
         var lines = [
             command.argument == nil
                 ? "Takes no argument: send no body (or `null` / `{}`); anything else is 422."
-                : "Takes the JSON object below; a body that does not match it is 422.",
+                : "Takes the JSON object below; a body that does not match it is 422."
         ]
         switch command.policy {
         case .serial:

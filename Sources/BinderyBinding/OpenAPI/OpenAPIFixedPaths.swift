@@ -42,73 +42,77 @@ enum OpenAPIFixedPaths {
 
     /// `PUT /api/session`: the client's session, made if it has none.
     static var ensureSession: JSONValue {
-        var ensure = operation(
-            "ensureSession", tag: "sessions", summary: "Make sure this client has a session",
-            description: "Reading a screen needs no session (nothing is kept for it). A page that will write or watch "
-                + "calls this first, so its parallel requests share one session: the session the cookie or bearer "
-                + "token names (200), or a new one with its cookie (201); `user` says who it is signed in as (null: "
-                + "anonymous). An unknown bearer token is 401.",
-            ok: ["description": "The request's session exists.", "content": OpenAPI.content(ensured)],
-            also: [
-                "201": [
-                    "description": "A new session; the cookie carries it.",
-                    "headers": ["Set-Cookie": OpenAPI.header("SetCookie")],
-                    "content": OpenAPI.content(ensured),
-                ],
-                "401": OpenAPI.response("Unauthorized"),
-            ]
-        ).objectValue ?? [:]
+        var ensure =
+            operation(
+                "ensureSession", tag: "sessions", summary: "Make sure this client has a session",
+                description: "Reading a screen needs no session (nothing is kept for it). A page that will write or watch "
+                    + "calls this first, so its parallel requests share one session: the session the cookie or bearer "
+                    + "token names (200), or a new one with its cookie (201); `user` says who it is signed in as (null: "
+                    + "anonymous). An unknown bearer token is 401.",
+                ok: ["description": "The request's session exists.", "content": OpenAPI.content(ensured)],
+                also: [
+                    "201": [
+                        "description": "A new session; the cookie carries it.",
+                        "headers": ["Set-Cookie": OpenAPI.header("SetCookie")],
+                        "content": OpenAPI.content(ensured),
+                    ],
+                    "401": OpenAPI.response("Unauthorized"),
+                ]
+            ).objectValue ?? [:]
         ensure["security"] = OpenAPI.sessionSecurity
         return .object(ensure)
     }
 
     /// `GET /api/events`: the streams of several views over one connection.
     static var events: JSONValue {
-        var watch = operation(
-            "watchViews", tag: "views", summary: "Server-Sent Events of several views over one connection",
-            description: "One stream for every view a page (or a browser's tabs) shows: a browser allows six HTTP/1.1 "
-                + "connections per host. Starts with `retry: 2000`; `: heartbeat` comments every 15 s. Each event's "
-                + "`data:` is `{\"view\": <path>, <event>: <payload>}`: `snapshot` (the snapshot; first for each view "
-                + "unless the resume point names its version), `patch` (an RFC 6902 patch from the version sent before; "
-                + "its first operation tests `/version`), `edits` and `presence` (as on a view's own stream), `problem` "
-                + "(an RFC 9457 problem: that view is not followed, the others are) and `end` (the session ended). "
-                + "Snapshots and patches carry `id: <path>@<version>,…`, every view's last version: resuming with it "
-                + "as `Last-Event-ID` resumes each view. Counts as one of the session's event streams. A server that "
-                + "serves its thin client first sends `client` (`{\"fingerprint\": <fingerprint>}`, no `view`: the client's "
-                + "files, as the `Bindery-Client` header of every answer of the API names them), and again when they change.",
-            ok: [
-                "description": "The stream.",
-                "headers": [
-                    "Set-Cookie": OpenAPI.header("SetCookie"),
-                    "X-Accel-Buffering": ["schema": ["type": "string", "const": "no"]],
-                ],
-                "content": [
-                    "text/event-stream": [
-                        "schema": OpenAPI.string,
-                        "example": "retry: 2000\n\nevent: snapshot\nid: form@1\ndata: {\"view\":\"form\",\"snapshot\":{...}}\n\n",
+        var watch =
+            operation(
+                "watchViews", tag: "views", summary: "Server-Sent Events of several views over one connection",
+                description: "One stream for every view a page (or a browser's tabs) shows: a browser allows six HTTP/1.1 "
+                    + "connections per host. Starts with `retry: 2000`; `: heartbeat` comments every 15 s. Each event's "
+                    + "`data:` is `{\"view\": <path>, <event>: <payload>}`: `snapshot` (the snapshot; first for each view "
+                    + "unless the resume point names its version), `patch` (an RFC 6902 patch from the version sent before; "
+                    + "its first operation tests `/version`), `edits` and `presence` (as on a view's own stream), `problem` "
+                    + "(an RFC 9457 problem: that view is not followed, the others are) and `end` (the session ended). "
+                    + "Snapshots and patches carry `id: <path>@<version>,…`, every view's last version: resuming with it "
+                    + "as `Last-Event-ID` resumes each view. Counts as one of the session's event streams. A server that "
+                    + "serves its thin client first sends `client` (`{\"fingerprint\": <fingerprint>}`, no `view`: the client's "
+                    + "files, as the `Bindery-Client` header of every answer of the API names them), and again when they change.",
+                ok: [
+                    "description": "The stream.",
+                    "headers": [
+                        "Set-Cookie": OpenAPI.header("SetCookie"),
+                        "X-Accel-Buffering": ["schema": ["type": "string", "const": "no"]],
+                    ],
+                    "content": [
+                        "text/event-stream": [
+                            "schema": OpenAPI.string,
+                            "example": "retry: 2000\n\nevent: snapshot\nid: form@1\ndata: {\"view\":\"form\",\"snapshot\":{...}}\n\n",
+                        ]
                     ],
                 ],
-            ],
-            also: [
-                "400": OpenAPI.response("BadRequest"), "401": OpenAPI.response("Unauthorized"),
-                "429": OpenAPI.response("TooManyStreams"), "503": OpenAPI.response("StreamsExhausted"),
-            ]
-        ).objectValue ?? [:]
+                also: [
+                    "400": OpenAPI.response("BadRequest"), "401": OpenAPI.response("Unauthorized"),
+                    "429": OpenAPI.response("TooManyStreams"), "503": OpenAPI.response("StreamsExhausted"),
+                ]
+            ).objectValue ?? [:]
         watch["security"] = OpenAPI.sessionSecurity
         watch["parameters"] = [
             [
                 "name": "views", "in": "query", "required": true,
-                "description": .string("The view paths to follow, separated by commas: 1 to \(EventsRoute.maxViews), "
-                    + "each 1 to \(EventsRoute.maxPathLength) characters after an optional leading `/` (a path named "
-                    + "twice counts once). A path that is no view of the session gets a `problem` event; a list "
-                    + "outside these bounds is 400."),
+                "description": .string(
+                    "The view paths to follow, separated by commas: 1 to \(EventsRoute.maxViews), "
+                        + "each 1 to \(EventsRoute.maxPathLength) characters after an optional leading `/` (a path named "
+                        + "twice counts once). A path that is no view of the session gets a `problem` event; a list "
+                        + "outside these bounds is 400."),
                 "schema": ["type": "string", "pattern": .string(viewsPattern)],
                 "example": "list,list/items/42",
             ],
             [
                 "name": "Last-Event-ID", "in": "header", "required": false,
-                "description": .string("Resume: the `id:` of the last event received (`<path>@<version>,…`); an entry "
-                    + "that is not `<path>@<version>` is ignored, and its view starts with a snapshot."),
+                "description": .string(
+                    "Resume: the `id:` of the last event received (`<path>@<version>,…`); an entry "
+                        + "that is not `<path>@<version>` is ignored, and its view starts with a snapshot."),
                 "schema": OpenAPI.string,
             ],
             [
@@ -140,21 +144,25 @@ enum OpenAPIFixedPaths {
 
     /// `POST /api/sessions`.
     static var createSession: JSONValue {
-        var created = operation(
-            "createSession", tag: "sessions", summary: "Create a session",
-            description: "Creates a session and answers its token; also sets the session cookie. Send the token as "
-                + "`Authorization: Bearer <token>` (scripts) or let the browser carry the cookie. Requests without "
-                + "credentials create a session on first use, so this call is optional.",
-            ok: [:]
-        ).objectValue ?? [:]
+        var created =
+            operation(
+                "createSession", tag: "sessions", summary: "Create a session",
+                description: "Creates a session and answers its token; also sets the session cookie. Send the token as "
+                    + "`Authorization: Bearer <token>` (scripts) or let the browser carry the cookie. Requests without "
+                    + "credentials create a session on first use, so this call is optional.",
+                ok: [:]
+            ).objectValue ?? [:]
         created["responses"] = [
             "201": [
                 "description": "The new session.",
-                "headers": ["Set-Cookie": [
-                    "description": .string("`bindery_session=<token>; Path=/; HttpOnly; SameSite=Strict`, and `; Secure` "
-                        + "when the client came over TLS (through a TLS proxy)"),
-                    "schema": OpenAPI.string, "required": true,
-                ]],
+                "headers": [
+                    "Set-Cookie": [
+                        "description": .string(
+                            "`bindery_session=<token>; Path=/; HttpOnly; SameSite=Strict`, and `; Secure` "
+                                + "when the client came over TLS (through a TLS proxy)"),
+                        "schema": OpenAPI.string, "required": true,
+                    ]
+                ],
                 "content": OpenAPI.content(OpenAPI.schema("SessionCreated")),
             ],
             "431": OpenAPI.response("HeaderFieldsTooLarge"),

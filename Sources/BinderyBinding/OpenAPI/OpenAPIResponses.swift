@@ -13,7 +13,8 @@ enum OpenAPIResponses {
             "Malformed request: the body is not JSON, the path or query is not valid, or a parameter is outside the "
             + "bounds this document declares for it (`after`, `views`, `Idempotency-Key`).",
         "NotFound": "No such view model, command, image or file.",
-        "PreconditionFailed": "`If-Match` names an older version and the inputs written changed since (named in `fields`), or a version older than the history kept (412); nothing changed.",
+        "PreconditionFailed":
+            "`If-Match` names an older version and the inputs written changed since (named in `fields`), or a version older than the history kept (412); nothing changed.",
         "ContentTooLarge": "The body is larger than the limit (1 MiB by default); the connection is closed.",
         "UnsupportedMediaType":
             "A POST/PUT/PATCH body that is not JSON (`application/json`, `application/merge-patch+json`, any `+json`).",
@@ -41,27 +42,31 @@ enum OpenAPIResponses {
 
     /// The responses with headers or another media type.
     private static var others: [String: JSONValue] {
-        var unauthorized = OpenAPI.problem(
-            "The bearer token is unknown or expired (`Unknown session`; create a session with POST /api/sessions — an "
-                + "unknown cookie gets a fresh session instead), or what was asked needs a signed-in session and this one "
-                + "is anonymous (`Sign-in required`; sign in with POST /api/session/sign-in). Nothing changed."
-        ).objectValue ?? [:]
+        var unauthorized =
+            OpenAPI.problem(
+                "The bearer token is unknown or expired (`Unknown session`; create a session with POST /api/sessions — an "
+                    + "unknown cookie gets a fresh session instead), or what was asked needs a signed-in session and this one "
+                    + "is anonymous (`Sign-in required`; sign in with POST /api/session/sign-in). Nothing changed."
+            ).objectValue ?? [:]
         unauthorized["headers"] = ["WWW-Authenticate": ["schema": ["type": "string", "const": "Bearer"], "required": true]]
-        var methodNotAllowed = OpenAPI.problem(
-            "The path exists but not with this method; `Allow` lists the methods."
-        ).objectValue ?? [:]
+        var methodNotAllowed =
+            OpenAPI.problem(
+                "The path exists but not with this method; `Allow` lists the methods."
+            ).objectValue ?? [:]
         methodNotAllowed["headers"] = ["Allow": OpenAPI.header("Allow")]
-        var streamsExhausted = OpenAPI.problem(
-            "The server holds its maximum of event streams (1000 by default), or it is shutting down."
-        ).objectValue ?? [:]
+        var streamsExhausted =
+            OpenAPI.problem(
+                "The server holds its maximum of event streams (1000 by default), or it is shutting down."
+            ).objectValue ?? [:]
         streamsExhausted["headers"] = [
-            "Retry-After": ["schema": OpenAPI.string, "description": "Seconds (5) when the stream limit was hit."],
+            "Retry-After": ["schema": OpenAPI.string, "description": "Seconds (5) when the stream limit was hit."]
         ]
-        var shuttingDown = OpenAPI.problem(
-            "The server is shutting down (`Shutting down`): a request that arrived meanwhile, or one still waiting "
-                + "two seconds after the stop began (a command's `Prefer: wait`, a long-poll). Try again: another "
-                + "node, or this one restarted."
-        ).objectValue ?? [:]
+        var shuttingDown =
+            OpenAPI.problem(
+                "The server is shutting down (`Shutting down`): a request that arrived meanwhile, or one still waiting "
+                    + "two seconds after the stop began (a command's `Prefer: wait`, a long-poll). Try again: another "
+                    + "node, or this one restarted."
+            ).objectValue ?? [:]
         shuttingDown["headers"] = ["Retry-After": ["schema": OpenAPI.string, "description": "Seconds (2)."]]
         return [
             "ShuttingDown": .object(shuttingDown),
@@ -69,8 +74,9 @@ enum OpenAPIResponses {
             "MethodNotAllowed": .object(methodNotAllowed),
             "StreamsExhausted": .object(streamsExhausted),
             "HeaderFieldsTooLarge": [
-                "description": .string("The request's headers do not fit the connection's memory pool; answered by libmicrohttpd "
-                    + "itself as a small HTML page, and the connection is closed."),
+                "description": .string(
+                    "The request's headers do not fit the connection's memory pool; answered by libmicrohttpd "
+                        + "itself as a small HTML page, and the connection is closed."),
                 "content": OpenAPI.content(OpenAPI.string, as: "text/html"),
             ],
             "NotModified": [

@@ -22,13 +22,14 @@ struct OpenAPISchemaRegistry {
     /// The components: each named shape's JSON Schema, with its description if it has one (a
     /// nullable twin, `XOrNull`, has `X`'s).
     var components: [String: JSONValue] {
-        Dictionary(uniqueKeysWithValues: shapes.map { name, shape in
-            let described = descriptions[name] ?? shapes.keys.first { Schema.nullableName(of: $0) == name }.flatMap { descriptions[$0] }
-            guard let description = described, case .object(var members) = shape.jsonSchema() else {
-                return (name, shape.jsonSchema())
-            }
-            members["description"] = .string(description)
-            return (name, .object(members))
-        })
+        Dictionary(
+            uniqueKeysWithValues: shapes.map { name, shape in
+                let described = descriptions[name] ?? shapes.keys.first { Schema.nullableName(of: $0) == name }.flatMap { descriptions[$0] }
+                guard let description = described, case .object(var members) = shape.jsonSchema() else {
+                    return (name, shape.jsonSchema())
+                }
+                members["description"] = .string(description)
+                return (name, .object(members))
+            })
     }
 }

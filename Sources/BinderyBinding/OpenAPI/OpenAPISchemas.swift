@@ -7,9 +7,11 @@ enum OpenAPISchemas {
     static var all: [String: JSONValue] {
         [
             "Problem": problem,
-            "SessionCreated": object(["token": [
-                "type": "string", "pattern": "^[0-9a-f]{32}$", "description": "128-bit secret, hex.",
-            ]]),
+            "SessionCreated": object([
+                "token": [
+                    "type": "string", "pattern": "^[0-9a-f]{32}$", "description": "128-bit secret, hex.",
+                ]
+            ]),
             "Health": object(["status": ["type": "string", "const": "ok"]]),
             "ScreenCatalog": object(["views": ["type": "array", "items": OpenAPI.schema("Screen")]]),
             "Screen": screen,
@@ -19,31 +21,32 @@ enum OpenAPISchemas {
 
     /// An RFC 9457 problem with Bindery's extension members.
     private static var problem: JSONValue {
-        var schema = object(
-            [
-                "type": ["type": "string", "description": "Always `about:blank`: the status and title say it all."],
-                "title": OpenAPI.string,
-                "status": ["type": "integer", "minimum": 100, "maximum": 599],
-                "detail": ["type": "string", "description": "What was wrong, in words."],
-                "field": [
-                    "type": "string",
-                    "description": .string(
-                        "The offending input (view models) or the dotted path of the offending setting "
-                            + "(`endpoints.travel.failureRate`; empty when the whole document is wrong)."
-                    ),
+        var schema =
+            object(
+                [
+                    "type": ["type": "string", "description": "Always `about:blank`: the status and title say it all."],
+                    "title": OpenAPI.string,
+                    "status": ["type": "integer", "minimum": 100, "maximum": 599],
+                    "detail": ["type": "string", "description": "What was wrong, in words."],
+                    "field": [
+                        "type": "string",
+                        "description": .string(
+                            "The offending input (view models) or the dotted path of the offending setting "
+                                + "(`endpoints.travel.failureRate`; empty when the whole document is wrong)."
+                        ),
+                    ],
+                    "fields": [
+                        "type": "array", "items": ["type": "string"],
+                        "description": "A refused conditional write (412): the inputs it writes that changed since the version `If-Match` names.",
+                    ],
+                    "command": ["type": "string", "description": "The command the problem is about."],
+                    "code": [
+                        "type": "string",
+                        "description": "The upstream's error code, as a string (`\"500\"`), when a command's work failed upstream.",
+                    ],
                 ],
-                "fields": [
-                    "type": "array", "items": ["type": "string"],
-                    "description": "A refused conditional write (412): the inputs it writes that changed since the version `If-Match` names.",
-                ],
-                "command": ["type": "string", "description": "The command the problem is about."],
-                "code": [
-                    "type": "string",
-                    "description": "The upstream's error code, as a string (`\"500\"`), when a command's work failed upstream.",
-                ],
-            ],
-            required: ["type", "title", "status"]
-        ).objectValue ?? [:]
+                required: ["type", "title", "status"]
+            ).objectValue ?? [:]
         schema["description"] = "An RFC 9457 problem. `field`, `command` and `code` appear only where they apply."
         return .object(schema)
     }
@@ -67,14 +70,15 @@ enum OpenAPISchemas {
 
     /// An access rule as the catalogue shows it.
     private static func access(_ description: String) -> JSONValue {
-        var schema = object([
-            "signIn": ["type": "boolean", "description": "Whether a signed-in user is needed."],
-            "roles": [
-                "type": "array", "items": ["type": "string"],
-                "description": "The roles accepted (any one); empty: any signed-in user, if `signIn`.",
-            ],
-            "conditional": ["type": "boolean", "description": "Whether the rule also depends on the view model itself."],
-        ]).objectValue ?? [:]
+        var schema =
+            object([
+                "signIn": ["type": "boolean", "description": "Whether a signed-in user is needed."],
+                "roles": [
+                    "type": "array", "items": ["type": "string"],
+                    "description": "The roles accepted (any one); empty: any signed-in user, if `signIn`.",
+                ],
+                "conditional": ["type": "boolean", "description": "Whether the rule also depends on the view model itself."],
+            ]).objectValue ?? [:]
         schema["description"] = .string(description)
         return .object(schema)
     }

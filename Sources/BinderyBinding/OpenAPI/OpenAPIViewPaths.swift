@@ -24,16 +24,17 @@ enum OpenAPIViewPaths {
     /// Adds the route's path parameters to every path item.
     private static func parameterized(_ paths: [String: JSONValue], by route: OpenAPIViewRoute) -> [String: JSONValue] {
         guard !route.parameters.isEmpty else { return paths }
-        let parameters: JSONValue = .array(route.parameters.map { parameter in
-            [
-                "name": .string(parameter.name), "in": "path", "required": true,
-                "description": .string(
-                    "Names one \(parameter.child.title.lowercased()) (`\(parameter.child.viewModel.name)`) of the route "
-                        + "`\(parameter.child.pattern)`; a value its parent does not know in this session is 404."
-                ),
-                "schema": parameter.schema.jsonSchema(),
-            ]
-        })
+        let parameters: JSONValue = .array(
+            route.parameters.map { parameter in
+                [
+                    "name": .string(parameter.name), "in": "path", "required": true,
+                    "description": .string(
+                        "Names one \(parameter.child.title.lowercased()) (`\(parameter.child.viewModel.name)`) of the route "
+                            + "`\(parameter.child.pattern)`; a value its parent does not know in this session is 404."
+                    ),
+                    "schema": parameter.schema.jsonSchema(),
+                ]
+            })
         return paths.mapValues { item in
             guard case .object(var members) = item else { return item }
             members["parameters"] = parameters
@@ -93,17 +94,18 @@ enum OpenAPIViewPaths {
 
     /// `GET /api/views/{path}`: the snapshot, conditional or long-polled.
     private static func read(_ route: OpenAPIViewRoute, snapshot: JSONValue) -> JSONValue {
-        .object(operation(
-            "get\(route.name)", of: route, summary: "Snapshot: \(route.title)",
-            description: "\(route.schema.summary)\n\nThe current snapshot, encoded once per version. With `after`, "
-                + "a long-poll: waits for a newer version.",
-            parameters: ["IfNoneMatch", "After", "PreferWait"],
-            responses: [
-                "200": snapshotResponse("The snapshot.", schema: snapshot),
-                "304": OpenAPI.response("NotModified"),
-                "400": OpenAPI.response("BadRequest"),
-            ]
-        ))
+        .object(
+            operation(
+                "get\(route.name)", of: route, summary: "Snapshot: \(route.title)",
+                description: "\(route.schema.summary)\n\nThe current snapshot, encoded once per version. With `after`, "
+                    + "a long-poll: waits for a newer version.",
+                parameters: ["IfNoneMatch", "After", "PreferWait"],
+                responses: [
+                    "200": snapshotResponse("The snapshot.", schema: snapshot),
+                    "304": OpenAPI.response("NotModified"),
+                    "400": OpenAPI.response("BadRequest"),
+                ]
+            ))
     }
 
     /// `PATCH /api/views/{path}`: a merge patch of inputs.
@@ -146,42 +148,44 @@ enum OpenAPIViewPaths {
             "path": OpenAPI.string, "version": ["type": "integer", "description": "The current version."],
             "versions": ["type": "array", "items": version, "description": "Oldest first; the current version last."],
         ])
-        return .object(operation(
-            "versions\(route.name)", of: route, summary: "Version history: \(route.title)",
-            description: "The versions of this view model the store's version log still keeps (64 versions and 15 "
-                + "minutes by default), oldest first, each with its full snapshot and when it was committed; the "
-                + "current version is always the last. The inspector's timeline reads it.",
-            responses: ["200": ["description": "The kept versions.", "content": OpenAPI.content(body)]]
-        ))
+        return .object(
+            operation(
+                "versions\(route.name)", of: route, summary: "Version history: \(route.title)",
+                description: "The versions of this view model the store's version log still keeps (64 versions and 15 "
+                    + "minutes by default), oldest first, each with its full snapshot and when it was committed; the "
+                    + "current version is always the last. The inspector's timeline reads it.",
+                responses: ["200": ["description": "The kept versions.", "content": OpenAPI.content(body)]]
+            ))
     }
 
     private static func watch(_ route: OpenAPIViewRoute) -> JSONValue {
-        .object(operation(
-            "watch\(route.name)", of: route, summary: "Server-Sent Events: \(route.title)",
-            description: "Opens a stream; the view model is active while it is open. Starts with `retry: 2000`, then "
-                + "one event per version (`id:` = version, `data:` = the snapshot JSON), the current one first unless "
-                + "`Last-Event-ID` already names it; `: heartbeat` comments every 15 s. With `patches=1`, a version "
-                + "that follows the one the stream sent last comes as `event: patch` whose `data:` is an RFC 6902 JSON "
-                + "Patch from that version (its first operation tests `/version`), when smaller than the snapshot. "
-                + "Named events without `id:`: `edits` (`{\"texts\": [{path, input, from, revision, edits}]}`, the ops "
-                + "of collaborative texts, just before the version showing them; `edits: null`: reload the text) and "
-                + "`presence` (`{\"others\": [...]}`, whenever who else is on the screen changes, and first when "
-                + "someone is).",
-            parameters: ["LastEventID", "LastEventIdQuery", "PatchesQuery"],
-            responses: [
-                "200": [
-                    "description": "The stream.",
-                    "headers": [
-                        "Set-Cookie": OpenAPI.header("SetCookie"),
-                        "X-Accel-Buffering": ["schema": ["type": "string", "const": "no"]],
+        .object(
+            operation(
+                "watch\(route.name)", of: route, summary: "Server-Sent Events: \(route.title)",
+                description: "Opens a stream; the view model is active while it is open. Starts with `retry: 2000`, then "
+                    + "one event per version (`id:` = version, `data:` = the snapshot JSON), the current one first unless "
+                    + "`Last-Event-ID` already names it; `: heartbeat` comments every 15 s. With `patches=1`, a version "
+                    + "that follows the one the stream sent last comes as `event: patch` whose `data:` is an RFC 6902 JSON "
+                    + "Patch from that version (its first operation tests `/version`), when smaller than the snapshot. "
+                    + "Named events without `id:`: `edits` (`{\"texts\": [{path, input, from, revision, edits}]}`, the ops "
+                    + "of collaborative texts, just before the version showing them; `edits: null`: reload the text) and "
+                    + "`presence` (`{\"others\": [...]}`, whenever who else is on the screen changes, and first when "
+                    + "someone is).",
+                parameters: ["LastEventID", "LastEventIdQuery", "PatchesQuery"],
+                responses: [
+                    "200": [
+                        "description": "The stream.",
+                        "headers": [
+                            "Set-Cookie": OpenAPI.header("SetCookie"),
+                            "X-Accel-Buffering": ["schema": ["type": "string", "const": "no"]],
+                        ],
+                        "content": [
+                            "text/event-stream": ["schema": OpenAPI.string, "example": "retry: 2000\n\nid: 1\ndata: {...}\n\n"]
+                        ],
                     ],
-                    "content": [
-                        "text/event-stream": ["schema": OpenAPI.string, "example": "retry: 2000\n\nid: 1\ndata: {...}\n\n"],
-                    ],
-                ],
-                "429": OpenAPI.response("TooManyStreams"),
-                "503": OpenAPI.response("StreamsExhausted"),
-            ]
-        ))
+                    "429": OpenAPI.response("TooManyStreams"),
+                    "503": OpenAPI.response("StreamsExhausted"),
+                ]
+            ))
     }
 }

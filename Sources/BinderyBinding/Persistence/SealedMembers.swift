@@ -15,9 +15,11 @@ enum SealedMembers {
     static func seal(_ state: JSONValue, members: [String], key: SealingKey, place: ViewModelKey) -> JSONValue {
         guard !members.isEmpty, case .object(var object) = state else { return state }
         for name in members {
-            guard let value = object[name], let box = try? AES.GCM.seal(
-                Data(JSONWriter.bytes(of: value)), using: key.key, authenticating: Self.place(place, name)
-            ), let combined = box.combined else {
+            guard let value = object[name],
+                let box = try? AES.GCM.seal(
+                    Data(JSONWriter.bytes(of: value)), using: key.key, authenticating: Self.place(place, name)
+                ), let combined = box.combined
+            else {
                 object[name] = nil
                 continue
             }

@@ -89,11 +89,12 @@ struct StorePersistence: ViewModelPersistence {
 
     func latest(of path: String) async throws -> RestoredViewModel? {
         let key = ViewModelKey(session: session, path: path)
-        let records = if let feed = store.capabilities.changeFeed {
-            try await feed.viewModel(key).map { [$0] } ?? []
-        } else {
-            try await store.viewModels(of: session).filter { $0.key.path == path }
-        }
+        let records =
+            if let feed = store.capabilities.changeFeed {
+                try await feed.viewModel(key).map { [$0] } ?? []
+            } else {
+                try await store.viewModels(of: session).filter { $0.key.path == path }
+            }
         return Self.restored(from: records, store: store, now: now(), lease: commandLease, sealing: context.sealing)[path]
     }
 

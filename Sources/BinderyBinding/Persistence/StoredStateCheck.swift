@@ -63,7 +63,8 @@ struct StoredStateCheck {
                 remedy = "fix that migration, or start with --set-aside-unreadable-state to set these states aside"
             case .unreadable(let version, _, _):
                 let place = isRecord ? "`static var persistedMigrations` of its record type" : "`.migrations([...])` on its `persists:`"
-                remedy = "add a migration from persisted version \(version) (\(place); see docs/guide/persisting.md), "
+                remedy =
+                    "add a migration from persisted version \(version) (\(place); see docs/guide/persisting.md), "
                     + "or start with --set-aside-unreadable-state to set these states aside"
             }
             return "\(summary); \(remedy)."
@@ -91,9 +92,11 @@ struct StoredStateCheck {
                     let id = "\(subject)|\(error)"
                     let state = (key: record.key, version: record.version)
                     if case .newer = error {
-                        newer[id, default: Finding(subject: subject, isRecord: group.isRecord, paths: [], error: error, states: [])].add(state, at: group.path)
+                        newer[id, default: Finding(subject: subject, isRecord: group.isRecord, paths: [], error: error, states: [])].add(
+                            state, at: group.path)
                     } else {
-                        findings[id, default: Finding(subject: subject, isRecord: group.isRecord, paths: [], error: error, states: [])].add(state, at: group.path)
+                        findings[id, default: Finding(subject: subject, isRecord: group.isRecord, paths: [], error: error, states: [])].add(
+                            state, at: group.path)
                     }
                 }
             }

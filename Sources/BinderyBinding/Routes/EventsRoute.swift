@@ -57,9 +57,10 @@ struct EventsRoute: HTTPResponder {
                 continue
             }
             if (try? await graph.showsCollaborativeTexts(at: view)) == true {
-                stops.append(presence.board.watch(view, viewer: session.collaborator.id) { payload in
-                    stream.write(EventStreams.envelopeFrame(event: "presence", id: nil, view: view, member: "presence", payload: payload))
-                })
+                stops.append(
+                    presence.board.watch(view, viewer: session.collaborator.id) { payload in
+                        stream.write(EventStreams.envelopeFrame(event: "presence", id: nil, view: view, member: "presence", payload: payload))
+                    })
             }
         }
         let registry = sessions.store

@@ -104,13 +104,14 @@ struct ScreenCatalog: HTTPResponder {
     /// The declared latency budgets (``ViewModelDeclaration/latencyBudget(_:)``), for the
     /// inspector: `[{"measure": "write_to_push", "limitMs": 25, "percentile": 99}]`.
     static func latencyBudgets(of schema: ViewModelSchema) -> JSONValue {
-        .array(schema.latencyBudgets.map { budget in
-            let milliseconds = Double(budget.limit.nanoseconds) / 1_000_000
-            return [
-                "measure": .string(budget.measure.rawValue), "limitMs": number(milliseconds),
-                "percentile": number(budget.percentile),
-            ]
-        })
+        .array(
+            schema.latencyBudgets.map { budget in
+                let milliseconds = Double(budget.limit.nanoseconds) / 1_000_000
+                return [
+                    "measure": .string(budget.measure.rawValue), "limitMs": number(milliseconds),
+                    "percentile": number(budget.percentile),
+                ]
+            })
     }
 
     /// A whole number as an integer, anything else as a double.

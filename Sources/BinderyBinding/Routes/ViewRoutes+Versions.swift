@@ -16,10 +16,11 @@ extension ViewRoutes {
         var entries = logged.filter { $0.version < current.version }.map {
             ($0.version, Optional($0.loggedAt), SensitiveRedaction.masked([UInt8]($0.snapshot), inputs: sensitive))
         }
-        entries.append((
-            current.version, logged.last { $0.version == current.version }?.loggedAt,
-            SensitiveRedaction.masked(current.bytes, inputs: sensitive)
-        ))
+        entries.append(
+            (
+                current.version, logged.last { $0.version == current.version }?.loggedAt,
+                SensitiveRedaction.masked(current.bytes, inputs: sensitive)
+            ))
         // The snapshots are spliced in as stored: they are JSON objects already.
         var body = Array(#"{"path":"#.utf8) + JSONWriter.bytes(of: .string(path))
         body += Array(#","version":\#(current.version),"versions":["#.utf8)

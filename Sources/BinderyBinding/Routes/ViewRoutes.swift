@@ -127,7 +127,9 @@ struct ViewRoutes: HTTPResponder {
                 after = revision
             }
             let (text, revision, edits) = try await graph.text(path, input: name, after: after)
-            return Response.json(JSONWriter.bytes(of: TextEditBody.text(text, revision: revision, after: after, edits: edits ?? nil)), headers: [.cacheControl: "no-store"])
+            return Response.json(
+                JSONWriter.bytes(of: TextEditBody.text(text, revision: revision, after: after, edits: edits ?? nil)),
+                headers: [.cacheControl: "no-store"])
         case .presence(let path):
             return try await presence(at: path, for: request, in: session)
         case .versions(let path):

@@ -13,7 +13,7 @@ extension Collaborator {
         let adjective = Self.adjectives[Int(digest[0]) % Self.adjectives.count]
         let animal = Self.animals[Int(digest[1]) % Self.animals.count]
         self.init(
-            id: digest[2 ..< 8].map { String(format: "%02x", $0) }.joined(), name: "\(adjective) \(animal)",
+            id: digest[2..<8].map { String(format: "%02x", $0) }.joined(), name: "\(adjective) \(animal)",
             colour: Self.colours[Int(digest[8]) % Self.colours.count]
         )
     }

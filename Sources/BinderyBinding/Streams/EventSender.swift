@@ -52,9 +52,10 @@ final class EventSender: Sendable {
         // The resume point moves and the frame is written under one lock, so `id:`s go out in
         // the order the stream carries them.
         point.advance(view, to: snapshot.version) { id in
-            var frame = snapshot.textEdits.map {
-                EventStreams.envelopeFrame(event: "edits", id: nil, view: view, member: "edits", payload: $0)
-            } ?? []
+            var frame =
+                snapshot.textEdits.map {
+                    EventStreams.envelopeFrame(event: "edits", id: nil, view: view, member: "edits", payload: $0)
+                } ?? []
             frame += lastSent.withLock { last in
                 defer { last = snapshot.version }
                 if let patch = patch(of: snapshot, after: last) {

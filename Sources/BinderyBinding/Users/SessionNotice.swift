@@ -20,9 +20,11 @@ struct SessionNotice: Codable, Sendable {
     static func texts(dropping drops: [Drop], from node: String) -> [String] {
         stride(from: 0, to: drops.count, by: maxKeys).compactMap { start in
             let chunk = drops[start..<min(drops.count, start + maxKeys)]
-            let notice = SessionNotice(node: node, dropped: chunk.map { drop in
-                hex(drop.key) + (drop.credential.map { ":" + hex($0) } ?? "")
-            })
+            let notice = SessionNotice(
+                node: node,
+                dropped: chunk.map { drop in
+                    hex(drop.key) + (drop.credential.map { ":" + hex($0) } ?? "")
+                })
             return (try? JSONEncoder().encode(notice)).map { String(decoding: $0, as: UTF8.self) }
         }
     }

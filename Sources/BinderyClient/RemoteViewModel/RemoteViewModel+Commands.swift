@@ -57,10 +57,12 @@ extension RemoteViewModel {
             guard let snapshot = server, let version = version else { throw CancellationError() }
             if let status = CommandStatus(snapshot.objectValue?["commands"]?.objectValue?[name]), !status.executing {
                 if let error = status.error {
-                    let problem = RemoteProblem(status: 409, document: [
-                        "title": "Command failed", "status": 409, "command": .string(name),
-                        "detail": error.objectValue?["message"] ?? .null,
-                    ])
+                    let problem = RemoteProblem(
+                        status: 409,
+                        document: [
+                            "title": "Command failed", "status": 409, "command": .string(name),
+                            "detail": error.objectValue?["message"] ?? .null,
+                        ])
                     report(problem)
                     throw problem
                 }

@@ -62,7 +62,11 @@ extension RemoteViewModel {
         }
         streamInterruption = { reading.cancel() }
         defer { streamInterruption = nil }
-        let end = await withTaskCancellationHandler { await reading.value } onCancel: { reading.cancel() }
+        let end = await withTaskCancellationHandler {
+            await reading.value
+        } onCancel: {
+            reading.cancel()
+        }
         return streamInterrupted ? .reopen : end
     }
 

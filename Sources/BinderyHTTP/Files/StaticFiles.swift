@@ -89,8 +89,10 @@ package struct StaticFiles: HTTPResponder {
     private func locate(_ decoded: [String], for request: Request) -> Location {
         var segments = decoded
         // Bytes, not Characters: "/" followed by a combining mark (`%2F%CC%81`) is one Character.
-        for segment in segments where segment == "." || segment == ".."
-            || segment.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "\\") || $0 == 0 }) {
+        for segment in segments
+        where segment == "." || segment == ".."
+            || segment.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "\\") || $0 == 0 })
+        {
             return .problem(Self.notFound(request))
         }
         segments.removeAll { $0.isEmpty }
@@ -98,18 +100,22 @@ package struct StaticFiles: HTTPResponder {
             segments.append("index.html")
         }
         let relative = segments.joined(separator: "/")
-        guard let (real, info) = roots.lazy.compactMap({ root -> (String, FileInfo)? in
-            guard let real = Self.realPath(root + "/" + relative), real.hasPrefix(root + "/"),
-                let info = FileInfo(path: real) else { return nil }
-            return (real, info)
-        }).first else {
+        guard
+            let (real, info) = roots.lazy.compactMap({ root -> (String, FileInfo)? in
+                guard let real = Self.realPath(root + "/" + relative), real.hasPrefix(root + "/"),
+                    let info = FileInfo(path: real)
+                else { return nil }
+                return (real, info)
+            }).first
+        else {
             return .problem(Self.notFound(request))
         }
         // Only an existing file makes another method a 405; a missing one is a 404 for every method.
         guard request.method == .get || request.method == .head else {
-            return .problem(Problem(
-                status: .methodNotAllowed, detail: "Static files are read-only.", headers: [.allow: "GET, HEAD"]
-            ))
+            return .problem(
+                Problem(
+                    status: .methodNotAllowed, detail: "Static files are read-only.", headers: [.allow: "GET, HEAD"]
+                ))
         }
         return .file(real, info)
     }

@@ -62,7 +62,8 @@ struct RoutePattern: Sendable, Hashable {
             case .rest(let name):
                 guard index < pathSegments.count else { return nil }
                 // One remaining segment (`/api/views/form`) is the rest as it is: nothing to join.
-                let rest = index == pathSegments.count - 1
+                let rest =
+                    index == pathSegments.count - 1
                     ? pathSegments[index] : pathSegments[index...].joined(separator: "/")
                 guard !rest.isEmpty else { return nil }
                 captures.add(name, rest)

@@ -37,9 +37,10 @@ package struct Router: HTTPResponder {
 
     private mutating func indexRoutes() {
         let literals = Set(routes.compactMap(\.pattern.firstLiteral))
-        routesByFirstSegment = Dictionary(uniqueKeysWithValues: literals.map { literal in
-            (literal, routes.indices.filter { (routes[$0].pattern.firstLiteral ?? literal) == literal })
-        })
+        routesByFirstSegment = Dictionary(
+            uniqueKeysWithValues: literals.map { literal in
+                (literal, routes.indices.filter { (routes[$0].pattern.firstLiteral ?? literal) == literal })
+            })
         otherRoutes = routes.indices.filter { routes[$0].pattern.firstLiteral == nil }
     }
 
@@ -117,11 +118,12 @@ package struct Router: HTTPResponder {
         if request.method == .options {
             return .problem(Problem(status: .noContent, headers: [.allow: allow]))
         }
-        return .problem(Problem(
-            status: .methodNotAllowed,
-            detail: "\(request.method.rawValue) is not allowed here; use \(allow).",
-            headers: [.allow: allow]
-        ))
+        return .problem(
+            Problem(
+                status: .methodNotAllowed,
+                detail: "\(request.method.rawValue) is not allowed here; use \(allow).",
+                headers: [.allow: allow]
+            ))
     }
 }
 

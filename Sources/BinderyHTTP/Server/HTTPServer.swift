@@ -48,10 +48,12 @@ package final class HTTPServer: Sendable {
             let port = daemons[0].port
             lifecycle = .running(daemons, port: port)
             startDeadlineSweep()
-            logger.info("listening", metadata: [
-                "http.host": "\(configuration.host)", "http.port": "\(port)",
-                "http.workers": "\(daemons.count)",
-            ])
+            logger.info(
+                "listening",
+                metadata: [
+                    "http.host": "\(configuration.host)", "http.port": "\(port)",
+                    "http.workers": "\(daemons.count)",
+                ])
         }
     }
 
@@ -74,7 +76,8 @@ package final class HTTPServer: Sendable {
         // workers, making an idle connection of that address yield to the newcomer; libmicrohttpd
         // only stops an address beyond it by the headroom that lets the yielded connections
         // close. Without, libmicrohttpd refuses the newcomer.
-        let perIPLimit = dispatcher.headDeadlines.perAddressLimit.map { $0 + max(16, $0 / 8) }
+        let perIPLimit =
+            dispatcher.headDeadlines.perAddressLimit.map { $0 + max(16, $0 / 8) }
             ?? (configuration.perIPConnectionLimit + workers - 1) / workers
         var daemons: [MHDDaemon] = []
         var port = configuration.port
@@ -106,9 +109,11 @@ package final class HTTPServer: Sendable {
                     do { try await Task.sleep(for: .seconds(1)) } catch { return }
                     let closed = deadlines.expire(now: .now)
                     if closed > 0 {
-                        logger.notice("closed connections whose request head was overdue", metadata: [
-                            "http.connections": "\(closed)",
-                        ])
+                        logger.notice(
+                            "closed connections whose request head was overdue",
+                            metadata: [
+                                "http.connections": "\(closed)"
+                            ])
                     }
                 }
             }

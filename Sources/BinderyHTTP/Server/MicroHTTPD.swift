@@ -39,19 +39,21 @@ struct MHDConnection: @unchecked Sendable {
     func requestHeaders() -> RequestHead {
         var head = RequestHead()
         _ = withUnsafeMutablePointer(to: &head) { pointer in
-            MHD_get_connection_values(raw, .HEADER_KIND, { context, _, key, value in
-                guard let context, let key else { return .YES }
-                let head = context.assumingMemoryBound(to: RequestHead.self)
-                guard let fieldName = KnownFieldNames.name(cString: key) ?? HTTPField.Name(String(cString: key)) else {
+            MHD_get_connection_values(
+                raw, .HEADER_KIND,
+                { context, _, key, value in
+                    guard let context, let key else { return .YES }
+                    let head = context.assumingMemoryBound(to: RequestHead.self)
+                    guard let fieldName = KnownFieldNames.name(cString: key) ?? HTTPField.Name(String(cString: key)) else {
+                        return .YES
+                    }
+                    let text = value.map { String(cString: $0) } ?? ""
+                    if fieldName == .contentLength { head.pointee.contentLengthCount += 1 }
+                    if fieldName == .transferEncoding { head.pointee.transferEncodings.append(text) }
+                    if fieldName == KnownFieldNames.host { head.pointee.hostCount += 1 }
+                    head.pointee.fields.append(HTTPField(name: fieldName, value: text))
                     return .YES
-                }
-                let text = value.map { String(cString: $0) } ?? ""
-                if fieldName == .contentLength { head.pointee.contentLengthCount += 1 }
-                if fieldName == .transferEncoding { head.pointee.transferEncodings.append(text) }
-                if fieldName == KnownFieldNames.host { head.pointee.hostCount += 1 }
-                head.pointee.fields.append(HTTPField(name: fieldName, value: text))
-                return .YES
-            }, pointer)
+                }, pointer)
         }
         return head
     }
@@ -60,12 +62,14 @@ struct MHDConnection: @unchecked Sendable {
     func queryArguments() -> [(String, String)] {
         var arguments: [(String, String)] = []
         _ = withUnsafeMutablePointer(to: &arguments) { pointer in
-            MHD_get_connection_values(raw, .GET_ARGUMENT_KIND, { context, _, key, value in
-                guard let context, let key else { return .YES }
-                let arguments = context.assumingMemoryBound(to: [(String, String)].self)
-                arguments.pointee.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
-                return .YES
-            }, pointer)
+            MHD_get_connection_values(
+                raw, .GET_ARGUMENT_KIND,
+                { context, _, key, value in
+                    guard let context, let key else { return .YES }
+                    let arguments = context.assumingMemoryBound(to: [(String, String)].self)
+                    arguments.pointee.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+                    return .YES
+                }, pointer)
         }
         return arguments
     }
@@ -238,23 +242,24 @@ final class MHDDaemon: @unchecked Sendable {
         let retained = Unmanaged.passRetained(dispatcher)
         let context = retained.toOpaque()
         let options = UnsafeMutablePointer<bindery_daemon_options>.allocate(capacity: 1)
-        options.initialize(to: bindery_daemon_options(
-            host: UnsafePointer(host),
-            port: UInt16(port),
-            reuse_address: reuseAddress ? 1 : 0,
-            connection_limit: UInt32(clamping: connectionLimit),
-            per_ip_connection_limit: UInt32(clamping: perIPConnectionLimit),
-            connection_timeout_seconds: UInt32(clamping: configuration.connectionTimeoutSeconds),
-            connection_memory_limit: configuration.connectionMemoryLimit,
-            access_handler: accessHandler,
-            access_handler_context: context,
-            completed_handler: completedHandler,
-            completed_handler_context: context,
-            connection_handler: connectionHandler,
-            connection_handler_context: context,
-            log: logHandler,
-            log_context: context
-        ))
+        options.initialize(
+            to: bindery_daemon_options(
+                host: UnsafePointer(host),
+                port: UInt16(port),
+                reuse_address: reuseAddress ? 1 : 0,
+                connection_limit: UInt32(clamping: connectionLimit),
+                per_ip_connection_limit: UInt32(clamping: perIPConnectionLimit),
+                connection_timeout_seconds: UInt32(clamping: configuration.connectionTimeoutSeconds),
+                connection_memory_limit: configuration.connectionMemoryLimit,
+                access_handler: accessHandler,
+                access_handler_context: context,
+                completed_handler: completedHandler,
+                completed_handler_context: context,
+                connection_handler: connectionHandler,
+                connection_handler_context: context,
+                log: logHandler,
+                log_context: context
+            ))
         var code: Int32 = 0
         guard let raw = bindery_start_daemon(options, &code) else {
             options.deallocate()

@@ -156,11 +156,13 @@ final class RequestDispatcher: Sendable {
             return .failure(Problem(status: .badRequest, detail: "The request path is not valid."))
         }
         if configuration.requireJSONBodies, !body.isEmpty, [.post, .put, .patch].contains(method),
-           !MediaType.isJSON(headers.value(.contentType) ?? "") {
-            return .failure(Problem(
-                status: .unsupportedMediaType,
-                detail: "Request bodies must be JSON (application/json or application/merge-patch+json)."
-            ))
+            !MediaType.isJSON(headers.value(.contentType) ?? "")
+        {
+            return .failure(
+                Problem(
+                    status: .unsupportedMediaType,
+                    detail: "Request bodies must be JSON (application/json or application/merge-patch+json)."
+                ))
         }
         var query: [String: String] = [:]
         for (key, value) in connection.queryArguments() {
@@ -169,10 +171,11 @@ final class RequestDispatcher: Sendable {
             }
             query[key] = value
         }
-        return .success(Request(
-            method: method, path: path, rawPath: rawPath, query: query, headers: headers,
-            body: body, remoteAddress: connection.clientAddress(), receivedAt: context.start
-        ))
+        return .success(
+            Request(
+                method: method, path: path, rawPath: rawPath, query: query, headers: headers,
+                body: body, remoteAddress: connection.clientAddress(), receivedAt: context.start
+            ))
     }
 
     /// 503 with `Retry-After`: behind a load balancer the retry reaches another node; alone, the
@@ -196,19 +199,23 @@ final class RequestDispatcher: Sendable {
         }
         context.discardUnsentResponse()
         guard let (status, extra, route) = context.outcome() else {
-            logger.debug("request ended without response", metadata: [
-                "http.method": "\(context.method)", "http.path": "\(context.rawURL)",
-            ])
+            logger.debug(
+                "request ended without response",
+                metadata: [
+                    "http.method": "\(context.method)", "http.path": "\(context.rawURL)",
+                ])
             return
         }
         let elapsed = ContinuousClock.now - context.start
-        observer?(CompletedRequest(
-            method: context.method, route: route ?? "unmatched", status: Int(status.code),
-            duration: elapsed
-        ))
+        observer?(
+            CompletedRequest(
+                method: context.method, route: route ?? "unmatched", status: Int(status.code),
+                duration: elapsed
+            ))
         // The access log line is built only when it will be written.
         guard logger.logLevel <= .info else { return }
-        let milliseconds = Double(elapsed.components.seconds) * 1000
+        let milliseconds =
+            Double(elapsed.components.seconds) * 1000
             + Double(elapsed.components.attoseconds) / 1e15
         var metadata: Logger.Metadata = [
             "http.method": "\(context.method)",

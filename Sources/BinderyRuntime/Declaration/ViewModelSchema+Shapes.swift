@@ -45,14 +45,18 @@ extension ViewModelSchema {
     /// The whole snapshot: `path`, `version`, `active`, `inputs`, `outputs`, `commands`, and
     /// `texts` with collaborative inputs.
     package var snapshotShape: Schema {
-        .named("\(name)Snapshot", Self.withTexts(textsShape, [
-            "path": .text,
-            "version": .integer(minimum: 1),
-            "active": .boolean,
-            "inputs": inputsShape,
-            "outputs": outputsShape,
-            "commands": commandsShape,
-        ]))
+        .named(
+            "\(name)Snapshot",
+            Self.withTexts(
+                textsShape,
+                [
+                    "path": .text,
+                    "version": .integer(minimum: 1),
+                    "active": .boolean,
+                    "inputs": inputsShape,
+                    "outputs": outputsShape,
+                    "commands": commandsShape,
+                ]))
     }
 
     /// An object of `members`, all required, and `texts` when there is one.
@@ -74,12 +78,16 @@ extension ViewModelSchema {
     /// One element of a parent's collection output: `id`, `path`, `inputs`, `outputs`,
     /// `commands`, and `texts` with collaborative inputs.
     package var childShape: Schema {
-        .named("\(name)Child", Self.withTexts(textsShape, [
-            "id": .text,
-            "path": .text,
-            "inputs": inputsShape,
-            "outputs": outputsShape,
-            "commands": commandsShape,
-        ]))
+        .named(
+            "\(name)Child",
+            Self.withTexts(
+                textsShape,
+                [
+                    "id": .text,
+                    "path": .text,
+                    "inputs": inputsShape,
+                    "outputs": outputsShape,
+                    "commands": commandsShape,
+                ]))
     }
 }

@@ -163,14 +163,15 @@ extension CommitPipeline {
         func add(_ version: ViewModelGraph.RenderedVersion, claim: RequestClaim?, timing: RequestTiming?) {
             let host = version.host
             let running = host.viewModel.runningDeferredCommand
-            versions.append(CommittedVersion(
-                path: host.path, expected: host.queuedVersion, snapshot: version.snapshot,
-                state: host.viewModel.persistedState, runningCommand: running, claim: claim,
-                loggedSnapshot: SensitiveRedaction.masked(version.body, inputs: host.sensitiveInputs).map {
-                    ViewModelHost.encode($0, version: version.snapshot.version, capacity: version.snapshot.bytes.count)
-                },
-                sealedMembers: host.sensitiveInputs, shape: host.viewModel.persistedShape.stored
-            ))
+            versions.append(
+                CommittedVersion(
+                    path: host.path, expected: host.queuedVersion, snapshot: version.snapshot,
+                    state: host.viewModel.persistedState, runningCommand: running, claim: claim,
+                    loggedSnapshot: SensitiveRedaction.masked(version.body, inputs: host.sensitiveInputs).map {
+                        ViewModelHost.encode($0, version: version.snapshot.version, capacity: version.snapshot.bytes.count)
+                    },
+                    sealedMembers: host.sensitiveInputs, shape: host.viewModel.persistedShape.stored
+                ))
             rendered.append(version)
             timings.append(timing)
             if host.queuedCommand != nil, running == nil { commandEnds.insert(ObjectIdentifier(host)) }

@@ -99,7 +99,8 @@ extension ViewModelGraph {
     /// Makes a committed version visible: the board, the watchers, the long-polls.
     func publish(_ version: RenderedVersion) {
         let host = version.host
-        let previous = host.wantsPatches
+        let previous =
+            host.wantsPatches
             ? host.committed.flatMap { committed in host.committedMembers.map { (version: committed.version, body: $0) } }
             : nil
         // A version is pushed once: never again, never after a newer one.

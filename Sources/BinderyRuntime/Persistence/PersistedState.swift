@@ -112,7 +112,8 @@ extension ViewModelDeclaration {
                     if let reason = check(value) { return (name, reason) }
                 } else if !writtenThrough.contains(name) {
                     let absent = declared.subtracting(members.keys).sorted()
-                    let guess = absent.count == 1 ? " (renamed to `\(absent[0])`? a migration `.renaming(\"\(name)\", to: \"\(absent[0])\")` keeps it)" : ""
+                    let guess =
+                        absent.count == 1 ? " (renamed to `\(absent[0])`? a migration `.renaming(\"\(name)\", to: \"\(absent[0])\")` keeps it)" : ""
                     return (name, "is stored but no longer declared: reading it would drop it\(guess)")
                 }
             }

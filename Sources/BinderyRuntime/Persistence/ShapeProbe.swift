@@ -60,9 +60,10 @@ enum ShapeProbe {
             case .map: .string("map")
             case .array(let element): .array([element.description])
             case .keyed(let members):
-                .object(members.mapValues { member in
-                    member.optional ? .object(["optional": member.node.description]) : member.node.description
-                })
+                .object(
+                    members.mapValues { member in
+                        member.optional ? .object(["optional": member.node.description]) : member.node.description
+                    })
             }
         }
     }

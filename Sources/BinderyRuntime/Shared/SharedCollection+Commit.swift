@@ -125,8 +125,9 @@ extension SharedCollection {
                 let previous = contents.records[record.id]
                 if let logged, logged.last?.version == record.version {
                     for entry in logged {
-                        Self.record(RecordChange(data: entry.data, version: entry.version), version: entry.version, id: record.id,
-                                    previous: previous, into: &contents)
+                        Self.record(
+                            RecordChange(data: entry.data, version: entry.version), version: entry.version, id: record.id,
+                            previous: previous, into: &contents)
                     }
                 } else {
                     contents.logs[record.id] = RecordEditLog(version: record.version)

@@ -54,10 +54,11 @@ final class ShownTexts: @unchecked Sendable {
             let edits = shown.text.recentEdits(old.revision, shown.revision)
             // The record changed but not this text: the snapshot's `texts` says its new revision.
             if let edits, edits.edits.isEmpty { continue }
-            texts.append(.object([
-                "path": .string(shown.path), "input": .string(shown.input), "from": .int(old.revision),
-                "revision": .int(shown.revision), "edits": edits.map { .array($0.edits.map(\.json)) } ?? .null,
-            ]))
+            texts.append(
+                .object([
+                    "path": .string(shown.path), "input": .string(shown.input), "from": .int(old.revision),
+                    "revision": .int(shown.revision), "edits": edits.map { .array($0.edits.map(\.json)) } ?? .null,
+                ]))
         }
         return texts.isEmpty ? nil : .object(["texts": .array(texts)])
     }

@@ -78,7 +78,7 @@ extension TextOperation {
                     // Overlapping deletions: delete only what the other did not.
                     let start = max(at, deletedAt)
                     let end = min(at + scalars.count, deletedAt + other.count)
-                    guard scalars[(start - at) ..< (end - at)].elementsEqual(other[(start - deletedAt) ..< (end - deletedAt)]) else {
+                    guard scalars[(start - at)..<(end - at)].elementsEqual(other[(start - deletedAt)..<(end - deletedAt)]) else {
                         throw .overlappingDeletionsDiffer
                     }
                     var remaining = at < deletedAt ? Array(scalars[..<(deletedAt - at)]) : []

@@ -55,8 +55,8 @@ package struct TextOperation: Hashable, Sendable {
                 guard at >= 0, at + removed.count <= scalars.count else {
                     throw .offsetOutOfRange(component: index, length: scalars.count)
                 }
-                guard scalars[at ..< at + removed.count].elementsEqual(removed) else { throw .deletedTextDiffers(component: index) }
-                scalars.removeSubrange(at ..< at + removed.count)
+                guard scalars[at..<at + removed.count].elementsEqual(removed) else { throw .deletedTextDiffers(component: index) }
+                scalars.removeSubrange(at..<at + removed.count)
             }
         }
         var result = String.UnicodeScalarView()
@@ -77,8 +77,8 @@ package struct TextOperation: Hashable, Sendable {
         {
             suffix += 1
         }
-        let deleted = string(before[prefix ..< before.count - suffix])
-        let inserted = string(after[prefix ..< after.count - suffix])
+        let deleted = string(before[prefix..<before.count - suffix])
+        let inserted = string(after[prefix..<after.count - suffix])
         return TextOperation([.delete(deleted, at: prefix), .insert(inserted, at: prefix)])
     }
 

@@ -119,7 +119,11 @@ extension ViewModel {
         switch try startCommand(name, argument: argument, isolation: isolation).1 {
         case .finished(let outcome): return outcome
         case .running(let task):
-            return await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+            return await withTaskCancellationHandler {
+                await task.value
+            } onCancel: {
+                task.cancel()
+            }
         }
     }
 

@@ -32,7 +32,9 @@ package struct VersionLogPolicy: Hashable, Sendable {
     /// The highest version the age drops, given the entries newest first and the time of the
     /// latest write; `nil` when none is too old. Everything at or below it goes, so the log
     /// always covers one unbroken run of versions.
-    func highestVersionDroppedByAge(newestFirst entries: some Sequence<(version: Int, loggedAt: Date)>, now: Date)
+    func highestVersionDroppedByAge(
+        newestFirst entries: some Sequence<(version: Int, loggedAt: Date)>, now: Date
+    )
         -> Int?
     {
         let cutoff = now.addingTimeInterval(-maxAge)

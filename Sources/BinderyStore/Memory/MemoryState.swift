@@ -38,7 +38,8 @@ struct MemoryState {
         credentials[credential].flatMap { sessions[$0] }
     }
 
-    mutating func signIn(_ key: SessionTokenHash, replacing old: SessionTokenHash, with new: SessionTokenHash, as user: StoredUser) throws(StoreError) {
+    mutating func signIn(_ key: SessionTokenHash, replacing old: SessionTokenHash, with new: SessionTokenHash, as user: StoredUser) throws(StoreError)
+    {
         guard sessions[key] != nil, credentials[old] == key else { throw .sessionNotFound(key) }
         guard credentials[new] == nil else { throw .sessionExists(new) }
         credentials[old] = nil
@@ -91,7 +92,8 @@ struct MemoryState {
     /// Stores a request's answer on its claim, or with a new claim; nothing when another holds it.
     mutating func recordAnswer(_ answer: StoredAnswer, for claim: IdempotencyClaim) throws(StoreError) {
         guard sessions[claim.session] != nil else { throw .sessionNotFound(claim.session) }
-        var record = keys[claim.session]?[claim.key]
+        var record =
+            keys[claim.session]?[claim.key]
             ?? IdempotencyRecord(fingerprint: claim.fingerprint, attempt: claim.attempt, claimedAt: claim.at, answer: nil)
         guard record.attempt == claim.attempt else { return }
         record.answer = answer
@@ -114,7 +116,8 @@ struct MemoryState {
         let command = write.runningCommand.map(CommandState.running)
         let record = ViewModelRecord(key: key, version: write.version, state: write.state, command: command, shape: write.shape)
         // Taken out while it changes, so its log is appended to in place rather than copied.
-        var entry = viewModels[key.session]?.removeValue(forKey: key.path)
+        var entry =
+            viewModels[key.session]?.removeValue(forKey: key.path)
             ?? Entry(record: record, log: [], logFloor: write.version - 1)
         entry.record = record
         if let snapshot = write.snapshot {

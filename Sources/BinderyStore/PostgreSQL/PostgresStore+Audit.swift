@@ -80,7 +80,8 @@ extension PostgresStore: StoredStateAudit {
                 (Data, String, Int, Data, String?, String, Double, Bool).self
             ) {
                 guard let session = SessionTokenHash(bytes: session) else { continue }
-                let record = ViewModelRecord(key: ViewModelKey(session: session, path: path), version: version, state: state, command: nil, shape: shape)
+                let record = ViewModelRecord(
+                    key: ViewModelKey(session: session, path: path), version: version, state: state, command: nil, shape: shape)
                 states.append(SetAsideState(record: record, isRecord: isRecord, reason: reason, at: Date(storeValue: at)))
             }
             return states

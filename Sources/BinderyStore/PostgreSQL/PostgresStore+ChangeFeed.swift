@@ -8,7 +8,9 @@ extension PostgresStore: ChangeFeed {
 
     /// Sends `message` on ``PostgresStore/channel``, marked as an announcement (not a change).
     package func announce(_ message: String) async throws {
-        guard message.utf8.count <= maxAnnouncementLength else { throw StoreError.unavailable(reason: "an announcement of more than \(maxAnnouncementLength) bytes") }
+        guard message.utf8.count <= maxAnnouncementLength else {
+            throw StoreError.unavailable(reason: "an announcement of more than \(maxAnnouncementLength) bytes")
+        }
         let payload = ChangeListener.announcementPrefix + message
         let logger = self.logger
         _ = try await committer.submit { connection in

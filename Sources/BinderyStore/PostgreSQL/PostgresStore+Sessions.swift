@@ -116,7 +116,7 @@ extension PostgresStore {
             for try await total in try await connection.query(
                 "SELECT COUNT(*) FROM bindery_session WHERE NOT holds_records", logger: logger
             )
-                .decode(Int.self) { count = total }
+            .decode(Int.self) { count = total }
             let excess = count - max(0, maximum)
             guard excess > 0 else { return [] }
             // The least recently used, with room for the spared ones among them; one delete each
@@ -133,7 +133,8 @@ extension PostgresStore {
                 if let tokenHash = SessionTokenHash(bytes: hash), !sparing.contains(tokenHash) { doomed.append(tokenHash) }
             }
             var deleted: [SessionTokenHash] = []
-            for hash in doomed.prefix(excess) where try await connection.query(
+            for hash in doomed.prefix(excess)
+            where try await connection.query(
                 "DELETE FROM bindery_session WHERE token_hash = \(hash.bytes) RETURNING 1", logger: logger
             ).hasRow() {
                 deleted.append(hash)

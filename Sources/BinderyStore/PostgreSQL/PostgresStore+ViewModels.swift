@@ -136,7 +136,9 @@ extension PostgresStore {
         }
     }
 
-    private static func records(_ rows: PostgresRowSequence, session: SessionTokenHash) async throws
+    private static func records(
+        _ rows: PostgresRowSequence, session: SessionTokenHash
+    ) async throws
         -> [ViewModelRecord]
     {
         var records: [ViewModelRecord] = []

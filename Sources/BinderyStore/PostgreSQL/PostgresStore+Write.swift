@@ -57,7 +57,9 @@ extension PostgresStore {
     /// Inserts the first version (doing nothing if a row exists) or updates the expected one;
     /// whether a row was written. A concurrent writer of the same row makes this wait for its
     /// commit, then see its version: exactly one of them writes.
-    private static func writeRow(_ write: ViewModelWrite, on connection: PostgresConnection, logger: Logger)
+    private static func writeRow(
+        _ write: ViewModelWrite, on connection: PostgresConnection, logger: Logger
+    )
         async throws -> Bool
     {
         let key = write.key
@@ -94,7 +96,9 @@ extension PostgresStore {
         ).hasRow()
     }
 
-    private static func storedVersion(of key: ViewModelKey, on connection: PostgresConnection, logger: Logger)
+    private static func storedVersion(
+        of key: ViewModelKey, on connection: PostgresConnection, logger: Logger
+    )
         async throws -> Int?
     {
         let rows = try await connection.query(

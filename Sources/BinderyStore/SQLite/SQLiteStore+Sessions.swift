@@ -6,10 +6,11 @@ extension SQLiteStore {
     /// Creates a session.
     package func createSession(_ tokenHash: SessionTokenHash, at time: Date, kind: SessionKind) async throws -> StoredSession {
         try await committer.submit { db in
-            let taken = try Bool.fetchOne(
-                db, sql: "SELECT EXISTS (SELECT 1 FROM session WHERE token_hash = ?1 OR credential = ?1)",
-                arguments: [tokenHash.bytes]
-            ) ?? false
+            let taken =
+                try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS (SELECT 1 FROM session WHERE token_hash = ?1 OR credential = ?1)",
+                    arguments: [tokenHash.bytes]
+                ) ?? false
             guard !taken else { throw StoreError.sessionExists(tokenHash) }
             try db.execute(
                 sql: """

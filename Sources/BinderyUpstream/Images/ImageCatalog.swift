@@ -11,27 +11,35 @@ struct ImageCatalog: Sendable {
         let decoder = UpstreamResponseDecoder()
         let spots = (try? decoder.decode([ScenicSpot].self, from: fixtures.travel, endpoint: .travel)) ?? []
         for spot in spots {
-            add(SVGCard(name: spot.frontImageURL, title: spot.name,
-                        caption: "\(spot.cityName) · \(spot.areaName)", width: 320, height: 200))
+            add(
+                SVGCard(
+                    name: spot.frontImageURL, title: spot.name,
+                    caption: "\(spot.cityName) · \(spot.areaName)", width: 320, height: 200))
         }
         let hotels = (try? decoder.decode([Hotel].self, from: fixtures.hotel, endpoint: .hotel)) ?? []
         for hotel in hotels {
-            add(SVGCard(name: hotel.frontImageURL, title: hotel.name,
-                        caption: hotel.cityName, width: 320, height: 200))
+            add(
+                SVGCard(
+                    name: hotel.frontImageURL, title: hotel.name,
+                    caption: hotel.cityName, width: 320, height: 200))
         }
         let photos = (try? decoder.decode([Photo].self, from: fixtures.photos, endpoint: .photos)) ?? []
         var photographers: [String: String] = [:]
         for photo in photos {
             photographers[photo.id] = photo.photographer
-            add(SVGCard(name: photo.thumbnailURL, title: photo.name,
-                        caption: photo.photographer, width: 200, height: 200))
+            add(
+                SVGCard(
+                    name: photo.thumbnailURL, title: photo.name,
+                    caption: photo.photographer, width: 200, height: 200))
         }
         for body in fixtures.photoDetails.values {
             guard let details = try? decoder.decode(PhotoDetails.self, from: body, endpoint: .photoDetails) else {
                 continue
             }
-            add(SVGCard(name: details.fullSizeURL, title: details.name,
-                        caption: photographers[details.id] ?? "", width: details.width, height: details.height))
+            add(
+                SVGCard(
+                    name: details.fullSizeURL, title: details.name,
+                    caption: photographers[details.id] ?? "", width: details.width, height: details.height))
         }
     }
 
@@ -50,8 +58,9 @@ struct ImageCatalog: Sendable {
             return false
         }
         return name.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
-                || scalar == "-" || scalar == "_" || scalar == ".")
+            scalar.isASCII
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                    || scalar == "-" || scalar == "_" || scalar == ".")
         }
     }
 

@@ -11,7 +11,7 @@ extension Decoder {
     /// the reference unchanged.
     func imageURL(for reference: String) -> String {
         guard let base = userInfo[.upstreamImageBaseURL] as? String,
-              !reference.hasPrefix("/"), !reference.contains("://")
+            !reference.hasPrefix("/"), !reference.contains("://")
         else {
             return reference
         }

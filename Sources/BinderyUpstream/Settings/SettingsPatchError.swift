@@ -21,9 +21,10 @@ public struct SettingsPatchError: Error, Sendable, Equatable, Hashable, CustomSt
 extension SettingsPatchError {
     /// This error as a `DecodingError`, for `Decodable` initialisers.
     func decodingError(codingPath: [any CodingKey]) -> DecodingError {
-        .dataCorrupted(DecodingError.Context(
-            codingPath: codingPath, debugDescription: description, underlyingError: self
-        ))
+        .dataCorrupted(
+            DecodingError.Context(
+                codingPath: codingPath, debugDescription: description, underlyingError: self
+            ))
     }
 }
 

@@ -44,7 +44,11 @@ public final class CoursesViewModel: ViewModel {
         commands: [
             .deferred(
                 "load", summary: "Fetches the courses; on failure the courses are cleared and `error` is set.",
-                prepare: { model, _ in { try await model.reload(); return .none } }
+                prepare: { model, _ in
+                    {
+                        try await model.reload(); return .none
+                    }
+                }
             ),
             .immediate(
                 "select", summary: "Opens a course: answers its page.",
@@ -61,7 +65,7 @@ public final class CoursesViewModel: ViewModel {
                 parameterSchema: .text, child: CourseViewModel.declaration.schema,
                 resolve: { model, id in model.page(id: id) },
                 prepare: { model in await model.loadIfEmpty() }
-            ),
+            )
         ],
         persists: persistence
     )

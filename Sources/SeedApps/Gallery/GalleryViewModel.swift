@@ -47,9 +47,10 @@ public final class GalleryViewModel: ViewModel {
                 "photos",
                 schema: .array(.named("GalleryPhoto", .object(["index": .int, "name": .text, "thumbnail": .text])))
             ) { model in
-                .array(model.photos.enumerated().map { index, photo in
-                    .object(["index": .int(index), "name": .string(photo.name), "thumbnail": .string(photo.thumbnailURL)])
-                })
+                .array(
+                    model.photos.enumerated().map { index, photo in
+                        .object(["index": .int(index), "name": .string(photo.name), "thumbnail": .string(photo.thumbnailURL)])
+                    })
             },
             .boolean("loading") { $0.loading },
             .failure("error") { $0.error },
@@ -59,7 +60,11 @@ public final class GalleryViewModel: ViewModel {
                 "load",
                 summary: "Imports the photos again after a failed import (the retry a failed gallery offers); "
                     + "does nothing once they are imported.",
-                prepare: { model, _ in { await model.importPhotos(); return .none } }
+                prepare: { model, _ in
+                    {
+                        await model.importPhotos(); return .none
+                    }
+                }
             ),
             .immediate(
                 "select", summary: "Opens a photo: answers its full-size page.",
@@ -76,7 +81,7 @@ public final class GalleryViewModel: ViewModel {
                 parameterSchema: .integer(minimum: 0), child: FullSizePhotoViewModel.declaration.schema,
                 resolve: { model, segment in model.fullSizePhotoViewModel(segment: segment) },
                 prepare: { model in await model.importPhotos() }
-            ),
+            )
         ]
     )
 
@@ -107,7 +112,7 @@ public final class GalleryViewModel: ViewModel {
             guard attempt == importCount else { return }
             setPhotos(imported)
             isImported = true
-        } catch where error.isCancellation || Task.isCancelled {
+        } catch  where error.isCancellation || Task.isCancelled {
             return
         } catch {
             log("gallery: could not import photos: \(error)")

@@ -71,7 +71,7 @@ public final class PhotoViewModel: ViewModel {
         do {
             let details = try await upstream.photoDetails(id: photo.id)
             photoImage = details.fullSizeURL
-        } catch where error.isCancellation || Task.isCancelled {
+        } catch  where error.isCancellation || Task.isCancelled {
             return
         } catch {
             log("gallery: could not fetch photo details of \(photo.id): \(error)")

@@ -46,7 +46,7 @@ public final class ListViewModel: ViewModel {
         "List",
         summary: "The POI list (seed 000 Demo 1): scenic spots and hotels loaded together, cells in one shape.",
         inputs: [
-            .integer("currentCityId", \.currentCityId) { model, id in model.knowsCity(id) ? nil : "no city has id \(id)" },
+            .integer("currentCityId", \.currentCityId) { model, id in model.knowsCity(id) ? nil : "no city has id \(id)" }
         ],
         outputs: [
             .init("cities", schema: .array(.named("City", .object(["id": .int, "name": .text])))) { model in
@@ -60,7 +60,11 @@ public final class ListViewModel: ViewModel {
         commands: [
             .deferred(
                 "load", summary: "Fetches scenic spots and hotels together; on failure the items are cleared and `error` is set.",
-                prepare: { model, _ in { try await model.reload(); return .none } }
+                prepare: { model, _ in
+                    {
+                        try await model.reload(); return .none
+                    }
+                }
             ),
             .immediate(
                 "select", summary: "Opens a cell: answers the cell's page.",
@@ -77,7 +81,7 @@ public final class ListViewModel: ViewModel {
                 parameterSchema: .text, child: ViewModelDeclaration<ScenicCellViewModel>.poiCell.schema,
                 resolve: { model, id in model.cell(id: id) },
                 prepare: { model in await model.loadIfEmpty() }
-            ),
+            )
         ],
         persists: persistence
     )

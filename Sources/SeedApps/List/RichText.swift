@@ -43,10 +43,11 @@ public struct RichText: Sendable, Hashable {
         "RichText",
         .object([
             "text": .text,
-            "runs": .array(.named(
-                "RichTextRun",
-                .object(["text": .text, "color": .text, "fontSize": .int], required: ["color", "text"])
-            )),
+            "runs": .array(
+                .named(
+                    "RichTextRun",
+                    .object(["text": .text, "color": .text, "fontSize": .int], required: ["color", "text"])
+                )),
         ])
     )
 

@@ -43,12 +43,13 @@ public final class FavouritesViewModel: ViewModel {
         outputs: [
             .string("owner") { $0.viewer.user?.name ?? "" },
             OutputDeclaration("recipes", schema: .array(row)) { model in
-                .array(model.recipes.map { recipe in
-                    [
-                        "id": .string(recipe.id), "name": .string(recipe.name), "filmType": .string(recipe.filmType.rawValue),
-                        "url": .string(page(of: recipe.id)),
-                    ]
-                })
+                .array(
+                    model.recipes.map { recipe in
+                        [
+                            "id": .string(recipe.id), "name": .string(recipe.name), "filmType": .string(recipe.filmType.rawValue),
+                            "url": .string(page(of: recipe.id)),
+                        ]
+                    })
             },
         ],
         persists: PersistedState(save: { _ in .null }, restore: { _, _ in })

@@ -30,8 +30,9 @@ enum RecipeDeletion {
                 }
             }
         )
-        .executable(by: .when { user, model in
-            model[keyPath: book].deletion(of: model[keyPath: id]).map { RecipeRules.mayDelete($0.record, by: user) } ?? true
-        })
+        .executable(
+            by: .when { user, model in
+                model[keyPath: book].deletion(of: model[keyPath: id]).map { RecipeRules.mayDelete($0.record, by: user) } ?? true
+            })
     }
 }

@@ -56,7 +56,7 @@ public final class RecipeDetailViewModel: ViewModel {
         "RecipeDetail",
         summary: "One recipe (seed 003's ASHDetailViewModel): its steps, live in every session, and its timer.",
         outputs: RecipeOutputs.all(\.recipe) + RecipeDeletion.outputs(\.book, \.id) + [
-            .boolean("canStartTimer") { $0.canStartTimer },
+            .boolean("canStartTimer") { $0.canStartTimer }
         ],
         commands: [
             RecipeDeletion.restoreCommand(\.book, \.id),

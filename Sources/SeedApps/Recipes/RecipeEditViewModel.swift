@@ -161,7 +161,7 @@ public final class RecipeEditViewModel: ViewModel {
             ChildRoute(
                 "step", title: "Step", titleMember: "name", segment: "steps", parameter: "stepId", parameterSchema: .text,
                 child: StepEditViewModel.declaration.schema, resolve: { model, stepID in model.stepEditor(stepID) }
-            ),
+            )
         ],
         persists: PersistedState(save: { _ in .null }, restore: { _, _ in }),
         writeThrough: WriteThrough { model, write throws(ViewModelError) in try await model.commit(write) }

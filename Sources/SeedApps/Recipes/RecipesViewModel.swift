@@ -58,7 +58,7 @@ public final class RecipesViewModel: ViewModel {
         outputs: [
             .children("recipes", of: RecipeCellViewModel.declaration.schema, route: "recipe") { model in
                 model.cells.map { (id: $0.recipe.id, viewModel: $0) }
-            },
+            }
         ],
         commands: [
             .deferred(
@@ -79,7 +79,8 @@ public final class RecipesViewModel: ViewModel {
             ).executable(by: .signedIn),
             .deferred(
                 "delete",
-                summary: "Deletes a recipe for everyone (its owner; an administrator, one nobody owns); its pages say who deleted it and can restore it.",
+                summary:
+                    "Deletes a recipe for everyone (its owner; an administrator, one nobody owns); its pages say who deleted it and can restore it.",
                 argument: RecipeID.self, policy: .concurrent,
                 prepare: { model, argument throws(ViewModelError) in
                     let id = try model.existingID(argument, command: "delete")
@@ -134,7 +135,7 @@ public final class RecipesViewModel: ViewModel {
                 "recipe", title: "Recipe", titleMember: "name", segment: "", parameter: "id",
                 parameterSchema: .text, child: RecipeDetailViewModel.declaration.schema,
                 resolve: { model, id in model.detail(id: id) }
-            ),
+            )
         ],
         persists: PersistedState(save: { _ in .null }, restore: { _, _ in })
     )

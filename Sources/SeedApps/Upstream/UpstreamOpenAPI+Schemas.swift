@@ -10,16 +10,17 @@ extension UpstreamOpenAPI {
         let seed: JSONValue = [
             "type": "integer", "format": "int64", "minimum": 0, "maximum": .int(Int(UpstreamSettings.seedRange.upperBound)),
         ]
-        var patch = OpenAPI.object(
-            [
-                "seed": seed,
-                "endpoints": OpenAPI.object(
-                    Dictionary(uniqueKeysWithValues: endpointNames.map { ($0, OpenAPI.schema("UpstreamEndpointSettingsPatch")) }),
-                    required: []
-                ),
-            ],
-            required: []
-        ).objectValue ?? [:]
+        var patch =
+            OpenAPI.object(
+                [
+                    "seed": seed,
+                    "endpoints": OpenAPI.object(
+                        Dictionary(uniqueKeysWithValues: endpointNames.map { ($0, OpenAPI.schema("UpstreamEndpointSettingsPatch")) }),
+                        required: []
+                    ),
+                ],
+                required: []
+            ).objectValue ?? [:]
         patch["description"] = .string(
             "A JSON merge patch (RFC 7396): absent members keep their value; `null` is refused because every setting "
                 + "is required. Validated whole before anything changes."

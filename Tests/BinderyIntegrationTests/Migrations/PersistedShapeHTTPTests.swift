@@ -25,7 +25,9 @@ struct PersistedShapeHTTPTests {
     ) async throws -> T {
         try await DeployedServer.serve(on: try SQLiteStore(path: file.path), configure: { $0.unreadableStoredState = unreadable }) { _ in
             BinderyApp(screens: [Screen("tally", title: "Tally", make: make)])
-        } _: { try await body($0) }
+        } _: {
+            try await body($0)
+        }
     }
 
     /// Three sessions of the first build, with 1, 2 and 3 items; their tokens and ETags.

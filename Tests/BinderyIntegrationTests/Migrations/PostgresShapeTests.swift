@@ -17,7 +17,9 @@ struct PostgresShapeTests {
         let store = try await StoreLocation(parsing: database).open()
         return try await DeployedServer.serve(on: store, configure: { $0.unreadableStoredState = unreadable }) { _ in
             BinderyApp(screens: [Screen("tally", title: "Tally", make: make)])
-        } _: { try await body($0) }
+        } _: {
+            try await body($0)
+        }
     }
 
     @Test func unreadableStateStopsTheStartThenIsSetAsideAndPutBack() async throws {

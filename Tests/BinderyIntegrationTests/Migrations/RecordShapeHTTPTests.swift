@@ -16,7 +16,9 @@ struct RecordShapeHTTPTests {
         let notes = SharedCollection<Note>("notes")
         return try await DeployedServer.serve(on: try SQLiteStore(path: file.path)) { _ in
             BinderyApp(screens: [Screen("board", title: "Board") { Board(notes: notes) }], sharedModels: [notes])
-        } _: { try await body($0) }
+        } _: {
+            try await body($0)
+        }
     }
 
     @Test func renamedRecordFieldsAreMigratedOrStopTheStartKeepingEveryRecord() async throws {

@@ -81,7 +81,8 @@ struct RollingDeployTests {
             #expect(read.output("items")?.arrayValue?.count == 1 + adds)
             #expect(read.input("label") == .string("tally \(index)"))
         }
-        let shapes = try await postgres.sql("SELECT DISTINCT shape FROM bindery_view_model", database: String(database.split(separator: "/").last ?? ""))
+        let shapes = try await postgres.sql(
+            "SELECT DISTINCT shape FROM bindery_view_model", database: String(database.split(separator: "/").last ?? ""))
         #expect(
             shapes.split(separator: "\n") == [Substring(TallyV2.declaration.persistedShape.stored.description)],
             "no state downgraded: \(shapes) (\(outcomes))"

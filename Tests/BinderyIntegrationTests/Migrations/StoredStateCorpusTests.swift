@@ -37,7 +37,9 @@ struct StoredStateCorpusTests {
     static func serve<T>(_ file: String, recipes: RecipeBook, _ body: (Int) async throws -> T) async throws -> T {
         try await DeployedServer.serve(on: try SQLiteStore(path: file), configure: { $0.sealingKey = sealing }) { context in
             SeedApps(upstream: .fast, recipes: recipes, context: context).app
-        } _: { try await body($0) }
+        } _: {
+            try await body($0)
+        }
     }
 
     @Test func everyRecordedStateIsReadByThisBuild() async throws {

@@ -93,11 +93,12 @@ final class TallyV2: RenamedTally {
     static let migrations: [PersistedMigration] = [
         .renaming("count", to: "total"),
         .updating("items") { items in
-            .array((items.arrayValue ?? []).map { item in
-                guard case .object(var fields) = item, let title = fields.removeValue(forKey: "title") else { return item }
-                fields["text"] = title
-                return .object(fields)
-            })
+            .array(
+                (items.arrayValue ?? []).map { item in
+                    guard case .object(var fields) = item, let title = fields.removeValue(forKey: "title") else { return item }
+                    fields["text"] = title
+                    return .object(fields)
+                })
         },
     ]
 

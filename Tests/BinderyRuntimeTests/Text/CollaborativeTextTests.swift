@@ -63,9 +63,13 @@ struct CollaborativeTextTests {
         try await drafts.update(id: "d") { $0.title = "Hello, world" }
         try await drafts.update(id: "d") { $0.pages = 2 }
         let title = drafts.collaborativeText(id: "d", key: "title")
-        #expect(title.recentEdits(1, 3) == TextEdits(from: 1, revision: 3, edits: [
-            TextEdit(id: nil, revision: 2, operation: TextOperation([.insert(", world", at: 5)])),
-        ]))
+        #expect(
+            title.recentEdits(1, 3)
+                == TextEdits(
+                    from: 1, revision: 3,
+                    edits: [
+                        TextEdit(id: nil, revision: 2, operation: TextOperation([.insert(", world", at: 5)]))
+                    ]))
         // Made on "Hello" before the write: lands after the whole word, before the comma.
         _ = try await title.apply(insert("!", at: 5, base: 1, id: "a-1")) { _ in nil }.get()
         #expect(title.value == "Hello!, world")
@@ -74,7 +78,7 @@ struct CollaborativeTextTests {
     @Test func aBaseOlderThanTheLogIsRefusedAndTheStoreLetsAClientCatchUp() async throws {
         let storage = MemoryRecordStorage(logLimit: 64)
         let drafts = try await open(storage)
-        for index in 0 ..< 5 { try await drafts.update(id: "d") { $0.body += "\(index)" } }
+        for index in 0..<5 { try await drafts.update(id: "d") { $0.body += "\(index)" } }
         // A restarted node holds no edits in memory: it reads them from the store's log.
         let restarted = try await open(storage)
         let body = restarted.collaborativeText(id: "d", key: "body")
@@ -85,7 +89,7 @@ struct CollaborativeTextTests {
         // A store that keeps two versions, and a node that restarted since: nobody has them.
         let short = MemoryRecordStorage(logLimit: 2)
         let before = try await open(short)
-        for index in 0 ..< 5 { try await before.update(id: "d") { $0.body += "\(index)" } }
+        for index in 0..<5 { try await before.update(id: "d") { $0.body += "\(index)" } }
         let forgotten = try await open(short).collaborativeText(id: "d", key: "body")
         let refused = await forgotten.apply(insert("<", at: 0, base: 1, id: "a-1")) { _ in nil }
         #expect(refused == .failure(.tooOld(oldest: 6)))

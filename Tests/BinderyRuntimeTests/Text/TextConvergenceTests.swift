@@ -79,13 +79,13 @@ private struct Simulation {
     private var typed = 0
 
     init(clients count: Int, seed: UInt64) {
-        clients = (0 ..< count).map { SimulatedTextClient(name: "c\($0)", text: "", revision: 0) }
+        clients = (0..<count).map { SimulatedTextClient(name: "c\($0)", text: "", revision: 0) }
         random = SplitMix64(seed: seed)
         streamClear = Array(repeating: 0, count: count)
     }
 
     mutating func run(edits: Int) throws {
-        for client in clients.indices { schedule(.type(client: client), after: delay(1 ... 100)) }
+        for client in clients.indices { schedule(.type(client: client), after: delay(1...100)) }
         while let next = queue.first {
             queue.removeFirst()
             now = next.time
@@ -94,7 +94,7 @@ private struct Simulation {
                 guard typed < edits else { continue }
                 typed += 1
                 try type(client)
-                schedule(.type(client: client), after: delay(1 ... 100))
+                schedule(.type(client: client), after: delay(1...100))
             case .request(let client, let edit):
                 if edit.base < server.log.latest { staleBases += 1 }
                 let (answer, applied) = try server.receive(edit)
@@ -103,7 +103,7 @@ private struct Simulation {
                         stream(TextEdits(from: applied.revision - 1, revision: applied.revision, edits: [applied]), to: other)
                     }
                 }
-                schedule(.answer(client: client, answer), after: delay(1 ... 60))
+                schedule(.answer(client: client, answer), after: delay(1...60))
             case .answer(let client, .applied(let edits)):
                 guard try clients[client].receive(edits) else { Issue.record("an answer starts after its client"); return }
                 send(client)
@@ -116,7 +116,7 @@ private struct Simulation {
                     Issue.record("\(clients[client].name) could not catch up")
                     return
                 }
-                schedule(.request(client: client, again), after: delay(1 ... 60))
+                schedule(.request(client: client, again), after: delay(1...60))
             case .event(let client, let edits):
                 guard try clients[client].receive(edits) else { Issue.record("the event stream skipped a revision"); return }
                 send(client)
@@ -134,7 +134,7 @@ private struct Simulation {
             let first = Int(random.next() % UInt64(markerCount))
             let count = min(markerCount - first, 1 + Int(random.next() % 3))
             let scalars = Array(text.unicodeScalars)
-            let removed = TextOperation.string(scalars[bounds[first] ..< bounds[first + count]])
+            let removed = TextOperation.string(scalars[bounds[first]..<bounds[first + count]])
             deleted.formUnion(try Self.markers(in: removed))
             try clients[index].edit(TextOperation([.delete(removed, at: bounds[first])]))
         } else {
@@ -150,15 +150,15 @@ private struct Simulation {
 
     private mutating func send(_ client: Int) {
         guard let edit = clients[client].nextToSend() else { return }
-        schedule(.request(client: client, edit), after: delay(1 ... 60))
+        schedule(.request(client: client, edit), after: delay(1...60))
         if random.nextUnit() < 0.02 {
             repeats += 1
-            schedule(.request(client: client, edit), after: delay(1 ... 120))
+            schedule(.request(client: client, edit), after: delay(1...120))
         }
     }
 
     private mutating func stream(_ edits: TextEdits, to client: Int) {
-        let at = max(streamClear[client], now + delay(1 ... 60))
+        let at = max(streamClear[client], now + delay(1...60))
         streamClear[client] = at
         queue.insert((at, nextOrder(), .event(client: client, edits)), at: insertionIndex(at))
     }

@@ -15,18 +15,21 @@ enum HeaderChecks {
         expect(MediaType.isJSON(asciiFlipped(value)) == accepted, "\(excerpt(value)): letter case changes isJSON")
         // Split by scalars, as a header is bytes: a ";" followed by a combining mark is one
         // `Character` and would not end the essence (found by this target).
-        let essence = value.unicodeScalars.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
+        let essence =
+            value.unicodeScalars.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
             .first.map { String(Substring($0)) } ?? ""
-        expect(MediaType.isJSON(essence + "; charset=utf-8") == MediaType.isJSON(essence),
-               "\(excerpt(value)): a parameter changes isJSON")
+        expect(
+            MediaType.isJSON(essence + "; charset=utf-8") == MediaType.isJSON(essence),
+            "\(excerpt(value)): a parameter changes isJSON")
         guard accepted else { return }
         // What is accepted is a media type, `type/subtype` (RFC 9110 tokens), naming JSON.
         let trimmed = essence.trimmingCharacters(in: [" ", "\t"]).lowercased()
         let parts = trimmed.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false)
             .map { Substring($0) }
         expect(parts.count == 2 && parts.allSatisfy(isToken), "\(excerpt(value)) is accepted as JSON but is no media type")
-        expect(parts.last == "json" || (parts.last?.hasSuffix("+json") == true && parts.last != "+json"),
-               "\(excerpt(value)) is accepted but does not name JSON")
+        expect(
+            parts.last == "json" || (parts.last?.hasSuffix("+json") == true && parts.last != "+json"),
+            "\(excerpt(value)) is accepted but does not name JSON")
     }
 
     private static func checkEntityTags(_ value: String) {
@@ -47,8 +50,9 @@ enum HeaderChecks {
         }
         // The versions a write is conditioned on are exactly the tags that strongly match them.
         for version in condition.strongVersions ?? [] {
-            expect(condition.matchesStrongly(EntityTag(version: version)),
-                   "\(excerpt(value)) conditions a write on version \(version), but \"\(version)\" does not match it")
+            expect(
+                condition.matchesStrongly(EntityTag(version: version)),
+                "\(excerpt(value)) conditions a write on version \(version), but \"\(version)\" does not match it")
         }
     }
 
@@ -67,8 +71,10 @@ enum HeaderChecks {
 
     /// Whether `text` is an RFC 9110 token (one or more tchar).
     private static func isToken(_ text: Substring) -> Bool {
-        !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar))
-        }
+        !text.isEmpty
+            && text.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII
+                    && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar))
+            }
     }
 }

@@ -12,11 +12,13 @@ enum JSONChecks {
             let value = try JSONValue(parsing: body)
             // Accepted: a JSON text (deep ones are not judged) with no repeated member name, read
             // as the reference reads it, numbers included (the int/double case too).
-            expect(verdict == .valid(duplicate: nil) || verdict == .tooDeep,
-                   "accepted a body the reference reads as \(verdict): \(excerpt(body))")
+            expect(
+                verdict == .valid(duplicate: nil) || verdict == .tooDeep,
+                "accepted a body the reference reads as \(verdict): \(excerpt(body))")
             if verdict != .tooDeep {
-                expect(reference.value == value,
-                       "read \(excerpt(body)) as \(excerpt(value)), the reference as \(excerpt(reference.value as Any))")
+                expect(
+                    reference.value == value,
+                    "read \(excerpt(body)) as \(excerpt(value)), the reference as \(excerpt(reference.value as Any))")
             }
             checkAgreesWithFoundation(value, body)
             checkRoundTrip(value)
@@ -27,8 +29,9 @@ enum JSONChecks {
                 // A valid text must really repeat that name. An invalid one may come back as a
                 // duplicate too (refused either way): the reader reports the first problem it meets.
                 if case .valid(let duplicate) = verdict {
-                    expect(duplicate == name,
-                           "refused '\(name)' as a duplicate, the reference says \(verdict): \(excerpt(body))")
+                    expect(
+                        duplicate == name,
+                        "refused '\(name)' as a duplicate, the reference says \(verdict): \(excerpt(body))")
                 }
             case .malformed:
                 // Refused as malformed: the reference must not read a valid text, unless a number
@@ -47,7 +50,9 @@ enum JSONChecks {
     /// product promises the nearest double (`…664`) and ``ReferenceNumber`` is the judge.
     private static func checkAgreesWithFoundation(_ value: JSONValue, _ body: [UInt8]) {
         let foundation = try? JSONDecoder().decode(JSONValue.self, from: Data(body))
-        expect(foundation.map { sameJSON($0, value) } ?? false, "read \(excerpt(body)) as \(excerpt(value)), Foundation as \(excerpt(foundation as Any))")
+        expect(
+            foundation.map { sameJSON($0, value) } ?? false, "read \(excerpt(body)) as \(excerpt(value)), Foundation as \(excerpt(foundation as Any))"
+        )
     }
 
     /// Equal values, with numbers equal when they are the same `Double`, or either is 2^53 or beyond.
@@ -77,9 +82,12 @@ enum JSONChecks {
             return
         }
         let bytes = JSONWriter.bytes(of: value)
-        expect(bytes == [UInt8](encoded),
-               "wrote \(excerpt(value)) as \(excerpt(String(decoding: bytes, as: UTF8.self))), Foundation as \(excerpt(String(decoding: encoded, as: UTF8.self)))")
+        expect(
+            bytes == [UInt8](encoded),
+            "wrote \(excerpt(value)) as \(excerpt(String(decoding: bytes, as: UTF8.self))), Foundation as \(excerpt(String(decoding: encoded, as: UTF8.self)))"
+        )
         let again = try? JSONValue(parsing: bytes)
-        expect(again == value, "re-encoded \(excerpt(value)) as \(excerpt(String(decoding: bytes, as: UTF8.self))), read back \(excerpt(again as Any))")
+        expect(
+            again == value, "re-encoded \(excerpt(value)) as \(excerpt(String(decoding: bytes, as: UTF8.self))), read back \(excerpt(again as Any))")
     }
 }

@@ -28,11 +28,13 @@ enum PatchChecks {
         before["version"] = .int(1)
         after["version"] = .int(2)
         let patch = JSONPatch.between(base: 1, .object(before), version: 2, .object(after))
-        expect((try? JSONPatch.apply(patch, to: .object(before))) == .object(after),
-               "versioned patch \(excerpt(patch)) does not turn \(excerpt(before)) into \(excerpt(after))")
+        expect(
+            (try? JSONPatch.apply(patch, to: .object(before))) == .object(after),
+            "versioned patch \(excerpt(patch)) does not turn \(excerpt(before)) into \(excerpt(after))")
         before["version"] = .int(3)
-        expect((try? JSONPatch.apply(patch, to: .object(before))) == nil,
-               "versioned patch \(excerpt(patch)) applies to another version")
+        expect(
+            (try? JSONPatch.apply(patch, to: .object(before))) == nil,
+            "versioned patch \(excerpt(patch)) applies to another version")
     }
 
     /// `merge`: members `local` changed from `base` win, the others are `remote`'s.
@@ -49,7 +51,8 @@ enum PatchChecks {
             expect(result[name] == expected, "merge of member \(excerpt(name)) gives \(excerpt(result[name] as Any))")
         }
         // Nobody else wrote: the command's own result stands.
-        expect(JSONValue.merge(base: base, local: local, remote: base) == local,
-               "merge over an unchanged remote is not local")
+        expect(
+            JSONValue.merge(base: base, local: local, remote: base) == local,
+            "merge over an unchanged remote is not local")
     }
 }

@@ -15,11 +15,13 @@ enum PathChecks {
     static let router: Router = {
         var router = Router()
         for pattern in patterns {
-            router.add(.get, pattern, immediate: { request in
-                let parameters = request.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-                let text = ([pattern] + parameters).joined(separator: "\u{1}")
-                return Response(status: .ok, body: .bytes(Array(text.utf8)))
-            }, handler: { _ in Response(status: .internalServerError) })
+            router.add(
+                .get, pattern,
+                immediate: { request in
+                    let parameters = request.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                    let text = ([pattern] + parameters).joined(separator: "\u{1}")
+                    return Response(status: .ok, body: .bytes(Array(text.utf8)))
+                }, handler: { _ in Response(status: .internalServerError) })
         }
         return router
     }()
@@ -29,8 +31,9 @@ enum PathChecks {
         let raw = text.hasPrefix("/") ? text : "/" + text
         let decoded = PercentDecoding.decode(raw)
         let segments = PercentDecoding.segments(ofRawPath: raw)
-        expect((decoded == nil) == (segments == nil),
-               "\(excerpt(raw)): the whole path decodes to \(excerpt(decoded as Any)), its segments to \(excerpt(segments as Any))")
+        expect(
+            (decoded == nil) == (segments == nil),
+            "\(excerpt(raw)): the whole path decodes to \(excerpt(decoded as Any)), its segments to \(excerpt(segments as Any))")
         guard let decoded, let segments else { return }
         // By bytes: a "F" followed by a combining mark is one Character, which a String search for
         // "%2F" does not find.
@@ -43,15 +46,17 @@ enum PathChecks {
             // By bytes: "/" followed by a combining mark is one Character.
             let split = decoded.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
                 .map { String(decoding: $0, as: UTF8.self) }
-            expect(segments == (decoded == "/" ? [] : split),
-                   "\(excerpt(raw)): segments \(excerpt(segments)) are not the decoded path's \(excerpt(split))")
+            expect(
+                segments == (decoded == "/" ? [] : split),
+                "\(excerpt(raw)): segments \(excerpt(segments)) are not the decoded path's \(excerpt(split))")
         }
         // The server refuses a path that decodes to a NUL before routing.
         guard !decoded.contains("\0") else { return }
         let answer = route(raw: raw, path: decoded)
         let canonical = "/" + segments.map(encode).joined(separator: "/")
-        expect(answer == route(raw: canonical, path: decoded),
-               "\(excerpt(raw)) and its canonical form \(excerpt(canonical)) are routed differently")
+        expect(
+            answer == route(raw: canonical, path: decoded),
+            "\(excerpt(raw)) and its canonical form \(excerpt(canonical)) are routed differently")
         let restPrefix = "/api/views/{rest...}\u{1}rest=".utf8
         if !encodedSlash, let answer, answer.utf8.starts(with: restPrefix) {
             let rest = String(decoding: answer.utf8.dropFirst(restPrefix.count), as: UTF8.self)

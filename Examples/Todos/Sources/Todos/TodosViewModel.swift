@@ -41,7 +41,9 @@ public final class TodosViewModel: ViewModel {
                     try await mine.update(id: TodoList.mine, change)
                 } catch .notFound {
                     do throws(SharedRecordError) {
-                        _ = try await mine.add { _ in var list = TodoList(); change(&list); return list }
+                        _ = try await mine.add { _ in
+                            var list = TodoList(); change(&list); return list
+                        }
                     } catch .conflict {
                         try await mine.update(id: TodoList.mine, change)  // another session made it meanwhile
                     }
@@ -69,10 +71,11 @@ public final class TodosViewModel: ViewModel {
             .integer("remaining") { $0.remaining },
             .string("itemWord") { $0.remaining == 1 ? "item" : "items" },
             .init("filters", schema: .array(link)) { model in
-                .array(Filter.allCases.map { filter in
-                    let href = "#/" + (filter == .all ? "" : filter.rawValue)
-                    return ["name": .string(filter.rawValue.capitalized), "href": .string(href), "selected": .bool(model.filter == filter)]
-                })
+                .array(
+                    Filter.allCases.map { filter in
+                        let href = "#/" + (filter == .all ? "" : filter.rawValue)
+                        return ["name": .string(filter.rawValue.capitalized), "href": .string(href), "selected": .bool(model.filter == filter)]
+                    })
             },
         ],
         commands: [

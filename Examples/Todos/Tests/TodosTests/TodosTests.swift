@@ -44,11 +44,12 @@ struct TodosTests {
         #expect(todos.state.outputs["remaining"] == 0)
         #expect(todos.state.outputs["itemWord"] == "items")
         #expect(todos.state.commands["clearCompleted"]?.enabled == false)
-        #expect(todos.state.outputs["filters"] == [
-            ["name": "All", "href": "#/", "selected": true],
-            ["name": "Active", "href": "#/active", "selected": false],
-            ["name": "Completed", "href": "#/completed", "selected": false],
-        ])
+        #expect(
+            todos.state.outputs["filters"] == [
+                ["name": "All", "href": "#/", "selected": true],
+                ["name": "Active", "href": "#/active", "selected": false],
+                ["name": "Completed", "href": "#/completed", "selected": false],
+            ])
         todos.finish()
     }
 
