@@ -4,7 +4,7 @@ import Foundation
 /// claims it. What the request does carries the claim to the store, which records it in the same
 /// transaction: the versions its own flushes render, the shared records it (or its command's work)
 /// commits, its deferred command's end once the work succeeded. The key is taken exactly when
-/// something the request asked for is durable (see `ViewModelGraph+Claims.swift`).
+/// something the request asked for is durable (see `CommitPipeline+Claims.swift`).
 ///
 /// Set for the request's task with `RequestClaim.$current.withValue(claim) { … }`; the tasks it
 /// starts inherit it (its command's work, a shared record's commit), and so do the flushes their
