@@ -1,8 +1,9 @@
 """The multi-node harness itself, checkable without the PostgreSQL store backend: both nginx
 configurations pass `nginx -t` and carry the settings issue 11 asks for; the PostgreSQL fixture
 starts, serves SQL and its LISTEN-killing helper finds a LISTEN connection; nodes on `--store
-memory` behind nginx answer round robin, Server-Sent Events come through unbuffered, and an
-idempotent request is retried on another node when one is killed."""
+memory` behind nginx get each session's every request on the node nginx's ring gives it (the
+ring recomputed in nginx_ring.py agrees with nginx), Server-Sent Events come through
+unbuffered, and an idempotent request is retried on another node when one is killed."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ import requests
 import yaml
 
 from multinode_cluster import HEARTBEAT, REPO, TEMPLATE, log_tail, nginx_check, render_nginx_conf
-from multinode_client import Watcher, call, expect, new_session
+from multinode_client import Watcher, auth, call, expect, new_session
+from nginx_ring import Ring
 from multinode_load import check_acknowledged, check_sessions, check_watchers, roll
 
 DOCKER_NGINX = REPO / "docker" / "nginx.conf"
@@ -33,8 +35,21 @@ def check_settings(text: str, where: str) -> None:
     assert upstream, f"{where}: no `upstream bindery {{...}}` block"
     servers = re.findall(r"server (\S+)", upstream.group(1))
     assert len(servers) >= 2, f"{where}: the upstream lists {servers}, expected several nodes"
-    for affinity in ("ip_hash", "sticky", "hash ", "least_conn"):
-        assert affinity not in upstream.group(1), f"{where}: `{affinity.strip()}` in the upstream: expected plain round robin, no affinity"
+    block = upstream.group(1)
+    placement = re.search(r"hash \$bindery_placement consistent;", block)
+    assert placement, f"{where}: the upstream must place sessions with `hash $bindery_placement consistent;`"
+    keepalive = re.search(r"keepalive \d+;", block)
+    assert keepalive and placement.start() < keepalive.start(), (
+        f"{where}: `hash` must come before `keepalive` (nginx: a balancer other than round robin is set first)")
+    assert re.search(r"zone \S+ \d+k;", block), f"{where}: the upstream needs a shared `zone` (one view of failed nodes)"
+    for other in ("ip_hash", "sticky", "least_conn", "random"):
+        assert other not in block, f"{where}: `{other}` in the upstream: expected the consistent hash only"
+    # The placement key: the bearer token, else the session cookie, else the request's id.
+    assert re.search(r"map \$http_authorization \$bindery_bearer \{", conf), f"{where}: no bearer map"
+    assert re.search(r"map \$cookie_bindery_session \$bindery_cookie_or_request \{ \"\" \$request_id;", conf), (
+        f"{where}: a request without a session must be placed by $request_id")
+    assert re.search(r"map \$bindery_bearer \$bindery_placement \{ \"\" \$bindery_cookie_or_request;", conf), (
+        f"{where}: the placement key must be the bearer token first, then the cookie")
     required = {
         "keepalive": r"keepalive \d+;",
         "HTTP/1.1 to the nodes": r"proxy_http_version 1\.1;",
@@ -116,53 +131,66 @@ def test_postgres_serves_sql_and_the_listen_helper_finds_listeners(postgres, dat
             listener.wait(timeout=5)
 
 
-def owner_of(cluster, token: str):
-    """The node that knows a session made on a memory store (the others answer 401)."""
-    owners = [n for n in cluster.nodes if call(n.base, "GET", "/api/views/form", token).status_code == 200]
-    assert len(owners) == 1, f"a memory session should live on exactly one node, found {len(owners)}"
-    return owners[0]
+def ring_of(cluster) -> Ring:
+    return Ring([f"127.0.0.1:{n.port}" for n in cluster.nodes])
 
 
-def test_nginx_spreads_requests_and_streams_events_unbuffered(cluster_factory):
+def session_placed_on(cluster, node) -> str:
+    """A session made on `node` (a memory store keeps it there alone) whose token nginx's ring
+    also gives to `node`: made until one is (a third of them with 3 nodes)."""
+    ring = ring_of(cluster)
+    for _ in range(60):
+        token = new_session(node.base)
+        if ring.owner(token) == f"127.0.0.1:{node.port}":
+            return token
+    raise AssertionError(f"60 sessions made on {node.port}, none placed there by the ring")
+
+
+def test_nginx_places_each_session_on_its_ring_node(cluster_factory):
     cluster = cluster_factory("memory", 3, name="memory")
-    for _ in range(9):
-        expect(requests.get(cluster.base + "/healthz", timeout=5), 200, "/healthz through nginx")
-    ports = {a.rsplit(":", 1)[-1] for a in cluster.nginx.upstreams_used()}
-    assert ports == {str(n.port) for n in cluster.nodes}, (
-        f"round robin without affinity should reach every node; nginx used {sorted(ports)}, nodes are "
-        f"{sorted(n.port for n in cluster.nodes)}")
+    ring = ring_of(cluster)
+    # The ring here is nginx's: 30 bearer tokens land where it says, and they reach every node.
+    tokens = [f"probe-{i:02d}" for i in range(30)]
+    for token in tokens:
+        expect(requests.get(cluster.base + "/healthz", headers=auth(token), timeout=5), 200, "/healthz through nginx")
+    used = cluster.nginx.upstreams_used()[-len(tokens):]
+    expected = [ring.owner(token) for token in tokens]
+    assert used == expected, f"nginx placed the tokens {used}, the ring says {expected}"
+    assert set(used) == {f"127.0.0.1:{n.port}" for n in cluster.nodes}, f"30 keys should reach all 3 nodes: {set(used)}"
+    # A cookie places as its token does; a request with neither is spread (its $request_id).
+    expect(requests.get(cluster.base + "/healthz", cookies={"bindery_session": tokens[0]}, timeout=5), 200)
+    assert cluster.nginx.upstreams_used()[-1] == expected[0], "the cookie should place as the bearer token does"
 
-    # A session lives on one node with --store memory: open its stream through nginx until round
-    # robin lands there (the others answer 401), at most once per node.
-    token = new_session(cluster.base)
-    owner = owner_of(cluster, token)
-    watcher = None
-    for _ in range(len(cluster.nodes)):
-        candidate = Watcher(cluster.base, token, name="through-nginx")
-        began = time.monotonic()
-        candidate.start()
-        if candidate.wait_open(2.0):
-            watcher = candidate
-            break
-        candidate.stop()
-        assert candidate.unauthorized, f"no first event within 2 s through nginx: {candidate.errors}"
-    assert watcher is not None, "round robin never reached the node of the session"
+    # Every request of a session reaches its node: a stream, writes, reads.
+    owner = cluster.nodes[1]
+    token = session_placed_on(cluster, owner)
+    before = len(cluster.nginx.upstreams_used())
+    watcher = Watcher(cluster.base, token, name="through-nginx")
+    began = time.monotonic()
+    watcher.start()
     try:
+        assert watcher.wait_open(5.0), f"no first event within 5 s through nginx: {watcher.errors}"
         first_after = watcher.events[0].at - began
         assert first_after < 2.0, f"the first event took {first_after:.2f} s through nginx"
         # An event made later is pushed through nginx at once (not held in a buffer).
         patched_at = time.monotonic()
-        expect(call(owner.base, "PATCH", "/api/views/form", token, {"phone": "18612345678"}), 200)
+        expect(call(cluster.base, "PATCH", "/api/views/form", token, {"phone": "18612345678"}), 200)
         version = watcher.events[0].version + 1
         assert watcher.wait_for_version(version, 2.0), (
-            f"version {version}, PATCHed on the node, did not come through nginx within 2 s "
+            f"version {version}, PATCHed through nginx, did not come through within 2 s "
             f"(got {watcher.versions()}): is nginx buffering?")
         lag = watcher.events[-1].at - patched_at
+        for _ in range(5):
+            expect(call(cluster.base, "GET", "/api/views/form", token), 200)
         # Heartbeat comments come through too (the nodes send one every HEARTBEAT s).
         assert watcher.wait_for(lambda w: w.heartbeats >= 1, HEARTBEAT * 2 + 1), "no heartbeat comment through nginx"
         print(f"\nfirst event through nginx after {first_after * 1000:.0f} ms; PATCH to event {lag * 1000:.0f} ms")
     finally:
         watcher.stop()
+    # The stream's request is logged when it ends: all 7 went to the owner.
+    used = cluster.nginx.upstreams_used()[before:]
+    assert used == [f"127.0.0.1:{owner.port}"] * len(used) and len(used) >= 7, (
+        f"every request of the session should reach 127.0.0.1:{owner.port}: {used}")
 
 
 def test_nginx_retries_reads_on_another_node_when_one_dies(cluster_factory):
