@@ -1,13 +1,25 @@
 import Foundation
 
 /// A store that announces committed view-model writes, for nodes sharing it: each node refreshes
-/// its cached copies and pushes to its watchers. ``PostgresStore`` is one.
+/// its cached copies and pushes to its watchers. Only the nodes that hold a space hear of the
+/// writes other nodes commit there. ``PostgresStore`` is one.
 package protocol ChangeFeed: SessionStateStore {
-    /// A new stream of changes committed by any node, this one included. Its first element is
-    /// ``StoreChange/resynchronize`` once the feed is listening; every later `resynchronize` says
-    /// that notifications may have been missed (the connection dropped and was re-established),
-    /// so the caller catches up its view models from the store. Ends when the store closes.
+    /// A new stream of the view-model writes other nodes commit in the spaces this node holds
+    /// (``hold(_:)``; never this node's own writes), and of every node's announcements. Its first
+    /// element is ``StoreChange/resynchronize`` once the feed is listening; every later
+    /// `resynchronize` says that notifications may have been missed (the connection dropped and
+    /// was re-established), so the caller catches up its view models from the store. Ends when
+    /// the store closes.
     func changes() -> AsyncStream<StoreChange>
+
+    /// This node now keeps `space` (a session's token hash, or a record space) in memory: from the
+    /// moment this returns, every view-model write another node commits in `space` arrives on this
+    /// node's change streams, and a read started after it returns sees every write committed before
+    /// the first such notification could be missed. Call it before reading the space. Idempotent.
+    func hold(_ space: SessionTokenHash) async throws
+
+    /// This node no longer keeps `space`: other nodes' writes there stop being sent to it. Idempotent.
+    func release(_ space: SessionTokenHash) async throws
 
     /// The newest committed record of one view model, or `nil` when there is none.
     func viewModel(_ key: ViewModelKey) async throws -> ViewModelRecord?

@@ -4,12 +4,14 @@ import PostgresNIO
 import Synchronization
 
 /// The LISTEN side of a ``PostgresStore``: one dedicated connection listening on
-/// ``PostgresStore/channel``, fanned out to every stream from ``PostgresStore/changes()``.
+/// ``PostgresStore/channel`` (announcements) and on the store's own channel (other nodes' writes
+/// in the spaces it holds), fanned out to every stream from ``PostgresStore/changes()``.
 ///
 /// Started by the first stream. When the connection drops (a restart, `pg_terminate_backend`, a
 /// network cut) it is opened again after a back-off that doubles from
 /// ``PostgresStoreOptions/reconnectDelay`` up to ``PostgresStoreOptions/maximumReconnectDelay``,
-/// and once it listens again every stream gets ``StoreChange/resynchronize``.
+/// and once it listens again (and `prepare` has run: the holds restored) every stream gets
+/// ``StoreChange/resynchronize``.
 final class ChangeListener: Sendable {
     struct State {
         var subscribers: [UUID: AsyncStream<StoreChange>.Continuation] = [:]
@@ -26,11 +28,21 @@ final class ChangeListener: Sendable {
 
     private let configuration: PostgresConnection.Configuration
     private let options: PostgresStoreOptions
+    /// The store's own channel, listened on besides ``PostgresStore/channel``.
+    private let ownChannel: String
+    /// Runs each time the connection listens, before `resynchronize`; a throw drops the connection.
+    private let prepare: @Sendable () async throws -> Void
     private let state = Mutex(State())
 
-    init(configuration: PostgresConnection.Configuration, options: PostgresStoreOptions) {
+    /// A listener on the announcements and on `ownChannel`, running `prepare` each time it starts listening.
+    init(
+        configuration: PostgresConnection.Configuration, ownChannel: String, options: PostgresStoreOptions,
+        prepare: @escaping @Sendable () async throws -> Void
+    ) {
         self.configuration = configuration
+        self.ownChannel = ownChannel
         self.options = options
+        self.prepare = prepare
     }
 
     /// How many times the connection started listening: 2 or more after a reconnect.
@@ -111,16 +123,17 @@ final class ChangeListener: Sendable {
         }
         do {
             if !isStopped {
-                try await connection.listen(on: PostgresStore.channel) { notifications in
-                    onListening()
-                    broadcast(.resynchronize)
-                    for try await notification in notifications {
-                        if notification.payload.hasPrefix(Self.announcementPrefix) {
-                            broadcast(.announcement(String(notification.payload.dropFirst(Self.announcementPrefix.count))))
-                        } else if let change = ViewModelChange(payload: notification.payload) {
-                            broadcast(.changed(change))
-                        } else {
-                            options.logger.warning("Change notifications: malformed payload ignored")
+                try await connection.listen(on: PostgresStore.channel) { announcements in
+                    try await connection.listen(on: ownChannel) { changes in
+                        try await prepare()
+                        onListening()
+                        broadcast(.resynchronize)
+                        try await withThrowingTaskGroup(of: Void.self) { group in
+                            group.addTask { try await self.forward(announcements) }
+                            group.addTask { try await self.forward(changes) }
+                            // The first to end (the connection closed) ends the other.
+                            try await group.next()
+                            group.cancelAll()
                         }
                     }
                 }
@@ -130,6 +143,19 @@ final class ChangeListener: Sendable {
             throw error
         }
         try? await connection.close()
+    }
+
+    /// Sends every notification of `notifications` to the streams until it ends.
+    private func forward(_ notifications: PostgresNotificationSequence) async throws {
+        for try await notification in notifications {
+            if notification.payload.hasPrefix(Self.announcementPrefix) {
+                broadcast(.announcement(String(notification.payload.dropFirst(Self.announcementPrefix.count))))
+            } else if let change = ViewModelChange(payload: notification.payload) {
+                broadcast(.changed(change))
+            } else {
+                options.logger.warning("Change notifications: malformed payload ignored")
+            }
+        }
     }
 
     /// Sends a change to every stream; `resynchronize` also marks the feed listening.

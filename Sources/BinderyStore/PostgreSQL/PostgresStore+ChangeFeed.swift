@@ -1,9 +1,21 @@
-/// Change notifications of the PostgreSQL store: every committed view-model write is announced on
-/// ``PostgresStore/channel`` in its own transaction, and arrives on every node's streams.
+/// Change notifications of the PostgreSQL store: a committed view-model write is announced, in its
+/// own transaction, on the channels of the other nodes that hold its space; announcements go to
+/// every node on ``PostgresStore/channel``.
 extension PostgresStore: ChangeFeed {
-    /// A new stream of changes committed by any node, starting with ``StoreChange/resynchronize``.
+    /// A new stream of other nodes' changes in the spaces held here, and of announcements,
+    /// starting with ``StoreChange/resynchronize``.
     package func changes() -> AsyncStream<StoreChange> {
         listener.subscribe()
+    }
+
+    /// Holds `space` for this node (see ``SpaceHolder`` for why nothing is missed).
+    package func hold(_ space: SessionTokenHash) async throws {
+        try await read { _ in try await holder.hold(space) }
+    }
+
+    /// Stops holding `space`.
+    package func release(_ space: SessionTokenHash) async throws {
+        try await read { _ in try await holder.release(space) }
     }
 
     /// Sends `message` on ``PostgresStore/channel``, marked as an announcement (not a change).

@@ -114,6 +114,44 @@ extension PostgresStore {
                 """,
             ]
         ),
+        (
+            // Which node channels hold which space (a session's key or a record space): a write
+            // notifies only those. No foreign key to sessions: record spaces and sessions not yet
+            // created are held too, and a hold must not lock or fail on the session row (see
+            // SpaceHolder). A deleted session's rows go when their node releases them or stops.
+            "v6 space holders",
+            [
+                """
+                CREATE TABLE IF NOT EXISTS bindery_holder (
+                    space bytea NOT NULL,
+                    channel text NOT NULL,
+                    listener text NOT NULL,
+                    PRIMARY KEY (space, channel)
+                )
+                """,
+                // Returns once no transaction that locked (or is creating) the session row of
+                // `space` is in flight: `FOR UPDATE` waits for every writer's `FOR KEY SHARE`;
+                // when no row is visible, an insert of it waits for a creator still in flight,
+                // and is undone at once (the block's error rolls it back). See SpaceHolder.
+                """
+                CREATE OR REPLACE FUNCTION bindery_wait_for_writers(target bytea) RETURNS void
+                LANGUAGE plpgsql AS $$
+                BEGIN
+                    PERFORM 1 FROM bindery_session WHERE token_hash = target FOR UPDATE;
+                    IF NOT FOUND THEN
+                        BEGIN
+                            INSERT INTO bindery_session (token_hash, credential, created_at, last_used_at)
+                            VALUES (target, target, 0, 0) ON CONFLICT DO NOTHING;
+                            RAISE EXCEPTION 'undo' USING ERRCODE = 'P0001';
+                        EXCEPTION WHEN raise_exception THEN
+                            NULL;
+                        END;
+                    END IF;
+                END
+                $$
+                """,
+            ]
+        ),
     ]
 
     /// Opens one connection, applies the missing migrations under the advisory lock, closes it.

@@ -37,7 +37,7 @@ extension PostgresStore {
     /// Applies a batch of writes all together or not at all.
     package func commit(_ writes: [ViewModelWrite]) async throws {
         guard !writes.isEmpty else { return }
-        let context = WriteContext(policy: logPolicy, nodeID: nodeID, logger: logger)
+        let context = WriteContext(policy: logPolicy, nodeID: nodeID, ownChannel: holder.channel, logger: logger)
         // In key order (versions of one key in their order), whatever order the graph rendered
         // them in: nodes committing the same view models then lock their rows in the same order.
         let ordered = writes.sorted { $0.key == $1.key ? $0.version < $1.version : $0.key.precedes($1.key) }

@@ -3,12 +3,14 @@ import Logging
 import PostgresNIO
 
 /// One view-model write inside the writer's transaction: session check, version check, log,
-/// pruning and the change notification.
+/// pruning and the change notification to the other nodes holding its session.
 extension PostgresStore {
     /// What a write needs besides itself.
     struct WriteContext: Sendable {
         var policy: VersionLogPolicy
         var nodeID: String
+        /// This node's channel: its own writes are not sent to it.
+        var ownChannel: String
         var logger: Logger
     }
 
@@ -48,10 +50,16 @@ extension PostgresStore {
         }
         try await prune(write, policy: context.policy, on: connection, logger: logger)
         if let claim = write.claim { try await record(claim, on: connection, logger: logger) }
+        // Its own statement, after the touch: a new snapshot, which sees every holder committed
+        // before this write's session lock was granted (see SpaceHolder).
         let change = ViewModelChange(key: key, version: write.version, node: context.nodeID)
-        try await connection.query(
-            "SELECT pg_notify(\(PostgresStore.channel), \(change.payload))", logger: logger
-        )
+        _ = try await connection.query(
+            """
+            SELECT pg_notify(channel, \(change.payload)) FROM bindery_holder
+            WHERE space = \(key.session.bytes) AND channel <> \(context.ownChannel)
+            """,
+            logger: logger
+        ).hasRow()
     }
 
     /// Inserts the first version (doing nothing if a row exists) or updates the expected one;

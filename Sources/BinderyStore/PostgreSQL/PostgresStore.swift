@@ -7,10 +7,10 @@ import PostgresNIO
 /// (`UPDATE … WHERE version = expected`, or an insert that does nothing when the row exists), so
 /// when two nodes write the same version, one commits and the other gets
 /// ``StoreError/conflict(_:expected:stored:)``. A ``PostgresCommitter`` puts many callers' writes in
-/// one transaction. Every committed write is announced on the `bindery_changes` channel; see
-/// ``ChangeFeed``.
+/// one transaction. A committed write is announced on the channel of each other node that holds
+/// its space (a ``SpaceHolder``), announcements on `bindery_changes`; see ``ChangeFeed``.
 package final class PostgresStore: SessionStateStore {
-    /// The notification channel every node listens on.
+    /// The notification channel every node listens on, for announcements.
     package static let channel = "bindery_changes"
 
     /// The URL, with its password hidden.
@@ -20,6 +20,8 @@ package final class PostgresStore: SessionStateStore {
     let client: PostgresClient
     let committer: PostgresCommitter
     let listener: ChangeListener
+    /// The spaces this node holds, and its own channel.
+    let holder: SpaceHolder
     let logPolicy: VersionLogPolicy
     let logger: Logger
     private let runTask: Task<Void, Never>
@@ -48,13 +50,32 @@ package final class PostgresStore: SessionStateStore {
         self.nodeID = options.nodeID
         self.client = client
         self.committer = PostgresCommitter(client: client, maxBatchSize: options.maxBatchSize, logger: options.logger)
+        let listenerName = Self.listenerName(nodeID: options.nodeID)
+        let holder = SpaceHolder(client: client, listener: listenerName, logger: options.logger)
+        self.holder = holder
         self.listener = ChangeListener(
-            configuration: endpoint.connectionConfiguration(applicationName: "bindery-listen-\(options.nodeID)"),
-            options: options
+            configuration: endpoint.connectionConfiguration(applicationName: listenerName),
+            ownChannel: holder.channel, options: options, prepare: { try await holder.restore() }
         )
         self.logPolicy = logPolicy
         self.logger = options.logger
         self.runTask = Task { await client.run() }
+        // Rows of nodes that are gone stop costing their writers a notification from now on.
+        do {
+            try await read { _ in try await holder.deleteDeadListenersRows() }
+        } catch {
+            options.logger.warning("Holders of stopped nodes not deleted", metadata: ["error": "\(Self.reason(for: error))"])
+        }
+    }
+
+    /// `bindery-listen-<node id>`, cut to PostgreSQL's 63 bytes of `application_name` (what
+    /// `pg_stat_activity` shows, so that holders can be matched with live listeners).
+    static func listenerName(nodeID: String) -> String {
+        var name = "bindery-listen-"
+        for character in nodeID where name.utf8.count + String(character).utf8.count <= 63 {
+            name.append(character)
+        }
+        return name
     }
 
     /// How many transactions the writer committed, and how many operations they held.
