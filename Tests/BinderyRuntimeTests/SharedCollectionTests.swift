@@ -99,15 +99,26 @@ struct SharedCollectionTests {
         #expect(note.version == 3)
     }
 
-    @Test func anotherWriterFirstIsAConflictAndTheCollectionReloads() async throws {
+    @Test func aWriteThatAnotherNodeBeatReloadsAndLandsOnItsVersion() async throws {
         let (notes, storage) = try await openCollection()
         var elsewhere = firstNotes[0]
         elsewhere.version = 2
-        elsewhere.title = "from another node"
+        elsewhere.body = "from another node"
         try await storage.write(stored(elsewhere), replacing: 1)
-        await #expect(throws: SharedRecordError.conflict(id: "a")) { try await notes.update(id: "a") { $0.title = "mine" } }
-        #expect(notes.record(id: "a")?.title == "from another node")
-        #expect(notes.record(id: "a")?.version == 2)
+        // Planned on version 1, refused by the storage, planned again on version 2: both kept.
+        let mine = try await notes.update(id: "a") { $0.title = "mine" }
+        #expect(mine.version == 3)
+        #expect(notes.record(id: "a")?.title == "mine")
+        #expect(notes.record(id: "a")?.body == "from another node")
+        // A conditional write planned on the version another node replaced is refused as stale.
+        var again = try #require(notes.record(id: "a"))
+        again.version = 4
+        again.body = "newer still"
+        try await storage.write(stored(again), replacing: 3)
+        await #expect(throws: SharedRecordError.stale(id: "a", current: 4)) {
+            try await notes.update(id: "a", expectedVersion: 3) { $0.title = "late" }
+        }
+        #expect(notes.record(id: "a")?.body == "newer still")
     }
 
     @Test func aRefreshShowsWhatAnotherNodeCommitted() async throws {

@@ -146,7 +146,10 @@ public final class BinderyServer: Sendable {
             throw BinderyServerError.signInWithoutUsers(screen: screen.name)
         }
         try await checkStoredState()
-        for model in app.sharedModels where model.connection.perUser == nil {
+        let shared = app.sharedModels.filter { $0.connection.perUser == nil }
+        // Every node holds the shared models' records: their writes are announced to every node.
+        if !shared.isEmpty { try await sessions.held.acquire(StoreRecordStorage.session) }
+        for model in shared {
             let storage = try await StoreRecordStorage.open(store: store, model: model.name)
             try await model.connection.open(storage)
         }

@@ -18,6 +18,8 @@ extension BinderyMetrics {
         "bindery_store_commit_duration_seconds": "Time the store took to commit a version.",
         "bindery_store_commit_refusals_total":
             "Commits the store did not take, by outcome: conflict (another node's version came first) or failed.",
+        "bindery_store_changes_received_total": "Changes the store announced to this node (other nodes' commits in spaces held here).",
+        "bindery_sessions_let_go_total": "Sessions that left memory because another node wrote them while nobody here used them.",
         "bindery_store_notifications_total": "Other nodes' commits of view models held here.",
         "bindery_store_notifications_deferred_total":
             "Other nodes' commits only marked behind here, because nobody here followed the view model.",

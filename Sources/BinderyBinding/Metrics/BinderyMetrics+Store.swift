@@ -27,6 +27,17 @@ extension BinderyMetrics {
         }
     }
 
+    /// Counts a change announced to this node by the store (another node's commit in a space this
+    /// node holds), whatever it then does with it.
+    package func storeChangeReceived() {
+        CoreMetrics.Counter(label: "bindery_store_changes_received_total", dimensions: [], factory: factory).increment()
+    }
+
+    /// Counts a session that left memory because another node wrote it and nobody here used it.
+    package func sessionLetGo() {
+        CoreMetrics.Counter(label: "bindery_sessions_let_go_total", dimensions: [], factory: factory).increment()
+    }
+
     /// Records whether the store answered the last readiness probe.
     package func storeReachable(_ reachable: Bool) {
         CoreMetrics.Gauge(label: "bindery_store_reachable", dimensions: [], factory: factory).record(reachable ? 1 : 0)

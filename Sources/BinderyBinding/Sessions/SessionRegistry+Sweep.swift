@@ -67,6 +67,30 @@ extension SessionRegistry {
         return left.count
     }
 
+    /// How long a session must have gone unused here before another node's write lets it go: a
+    /// request that has just found it keeps it.
+    static let letGoAfter: Duration = .seconds(1)
+
+    /// Lets `session` leave memory, and the store stop announcing it here, because another node
+    /// committed a version of it that nobody here follows: that node is the one using it (nginx
+    /// places a session's requests on one node; this copy is left from a first request, a sign-in
+    /// or a failover). Kept when it is followed here or was used in the last ``letGoAfter``; its
+    /// next request here, if any, restores it from the store.
+    func letGo(_ session: Session) async {
+        guard await session.graph.isQuiet else { return }
+        let instant = now()
+        let left = sessions.withLock { sessions -> Bool in
+            guard sessions[session.secret] === session, session.lastActive(at: instant) < instant - Self.letGoAfter else {
+                return false
+            }
+            sessions[session.secret] = nil
+            return true
+        }
+        guard left else { return }
+        close([session])
+        metrics?.sessionLetGo()
+    }
+
     /// Takes the sessions last active before `limit` out of `sessions`; answers them.
     static func removeExpired(
         from sessions: inout LiveSessions, before limit: ContinuousClock.Instant, at now: ContinuousClock.Instant

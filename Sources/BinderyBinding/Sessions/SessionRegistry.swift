@@ -11,7 +11,7 @@ import Synchronization
 /// the store on its first request; memory is a cache, the store is what lasts.
 package final class SessionRegistry: Sendable {
     let sessions = Mutex(LiveSessions())
-    private let restoring = Mutex<[SessionSecret: Task<Session?, any Error>]>([:])
+    let restoring = Mutex<[SessionSecret: Task<Session?, any Error>]>([:])
     let limits: SessionLimits
     private let screens: [String: Screen]
     let store: any SessionStateStore
@@ -19,12 +19,12 @@ package final class SessionRegistry: Sendable {
     let wallClock: @Sendable () -> Date
     let metrics: BinderyMetrics?
     private let quota: CreationQuota
-    private let commandLease: TimeInterval
+    let commandLease: TimeInterval
     let reserved: Set<SessionTokenHash>
     /// Sessions closed since the last sweep began (see ``sweep()``).
     let closedSinceSweep = Atomic<Int>(0)
     /// What every session's persistence shares.
-    private let persistenceContext: StorePersistence.Context
+    let persistenceContext: StorePersistence.Context
     /// What sensitive values are sealed with in the store.
     var sealing: SealingKey { persistenceContext.sealing }
     /// The sessions' writes and commands that carry an `Idempotency-Key`.
@@ -35,6 +35,8 @@ package final class SessionRegistry: Sendable {
     let throttle: SignInThrottle
     /// The records of the users whose sessions are here.
     let spaces: UserSpaces
+    /// What this node holds of a shared store: its sessions, and the record spaces it loaded.
+    let held: HeldSpaces
     /// This node's id in the store's announcements.
     let node: String
     /// How many times sessions were dropped for another node's notice (signed out, or signed in
@@ -65,7 +67,8 @@ package final class SessionRegistry: Sendable {
     ) {
         self.users = users
         self.throttle = throttle
-        self.spaces = UserSpaces(store: store, models: userModels)
+        self.held = HeldSpaces(feed: store.capabilities.changeFeed)
+        self.spaces = UserSpaces(store: store, models: userModels, holds: held)
         self.node = node
         self.commandLease = commandLease
         self.reserved = reserved
@@ -100,6 +103,12 @@ package final class SessionRegistry: Sendable {
         let hash = SessionTokenHash(token: secret.token)
         do {
             _ = try await store.createSession(hash, at: wallClock())
+        } catch {
+            throw .storeUnavailable
+        }
+        // Nobody else knows the token yet: nothing was written that this node could miss.
+        do {
+            try await held.acquire(hash)
         } catch {
             throw .storeUnavailable
         }
@@ -141,28 +150,6 @@ package final class SessionRegistry: Sendable {
         return found
     }
 
-    /// The session with this token: the live one, or the one the store keeps, restored (its
-    /// view models come back lazily with their versions). Nil for unknown or idle-expired ones.
-    ///
-    /// A session restored for a client at `address` counts toward that address's limit.
-    package func restore(_ token: Substring, from address: String? = nil) async throws(ViewModelError) -> Session? {
-        if let live = session(for: token) { return live }
-        guard let key = SessionSecret(token: token) else { return nil }
-        let quotaKey = address.map(CreationQuota.key(for:))
-        let task = restoring.withLock { restoring in
-            if let running = restoring[key] { return running }
-            let task = Task { try await self.load(key, address: quotaKey) }
-            restoring[key] = task
-            return task
-        }
-        defer { _ = restoring.withLock { $0.removeValue(forKey: key) } }
-        do {
-            return try await task.value
-        } catch {
-            throw .storeUnavailable
-        }
-    }
-
     /// The live session whose token has this hash, if it is in memory.
     func live(hash: SessionTokenHash) -> Session? {
         sessions.withLock { $0[hash: hash] }
@@ -189,39 +176,7 @@ package final class SessionRegistry: Sendable {
         return running
     }
 
-    private func load(_ secret: SessionSecret, address: String?) async throws -> Session? {
-        let token = secret.token
-        let dropsBefore = drops.load(ordering: .acquiring)
-        guard let stored = try await store.session(SessionTokenHash(token: token)) else { return nil }
-        guard wallClock().timeIntervalSince(stored.lastUsedAt) <= limits.idleTimeout.timeInterval else { return nil }
-        if let live = session(for: token[...]) { return live }
-        let key = stored.tokenHash
-        let restored = StorePersistence.restored(
-            from: try await store.viewModels(of: key), store: store, now: wallClock(), lease: commandLease,
-            sealing: persistenceContext.sealing
-        )
-        // A signed-in session's user comes back with it, and their records are loaded first.
-        let user = stored.user.flatMap { try? JSONDecoder().decode(User.self, from: $0.profile) }
-        if let user { try await spaces.acquire(user.id) }
-        let session = makeSession(secret: secret, hash: key, restored: restored, address: address, user: user)
-        let kept = insert(session)
-        if kept !== session, let user { spaces.release(user.id) }
-        // A notice that came while this read the store found nothing here to drop: ask again.
-        if kept === session, drops.load(ordering: .acquiring) != dropsBefore,
-            try await store.session(SessionTokenHash(token: token))?.tokenHash != key
-        {
-            let removed = sessions.withLock { live -> Bool in
-                guard live[secret] === session else { return false }
-                live[secret] = nil
-                return true
-            }
-            if removed { close([session]) }
-            return nil
-        }
-        return kept
-    }
-
-    private func makeSession(
+    func makeSession(
         secret: SessionSecret, hash: SessionTokenHash, restored: [String: RestoredViewModel], address: String? = nil,
         user: User? = nil
     ) -> Session {
@@ -240,7 +195,7 @@ package final class SessionRegistry: Sendable {
     /// that address's least recently used session is closed and deleted; beyond the total, the
     /// least recently used session of the address holding the most leaves memory.
     @discardableResult
-    private func insert(_ session: Session) -> Session {
+    func insert(_ session: Session) -> Session {
         let instant = now()
         let (kept, evicted, deleted) = sessions.withLock { sessions -> (Session, [Session], [Session]) in
             if let existing = sessions[session.secret] { return (existing, [], []) }
@@ -285,6 +240,7 @@ package final class SessionRegistry: Sendable {
         closedSinceSweep.add(sessions.count, ordering: .relaxed)
         for session in sessions {
             if let user = session.user { spaces.release(user.id) }
+            held.release(session.tokenHash)
             Task { await session.graph.close() }
         }
     }

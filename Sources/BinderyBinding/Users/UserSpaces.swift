@@ -21,10 +21,13 @@ final class UserSpaces: Sendable {
     /// The models of records per user, by name.
     private let models: [(name: String, connection: SharedModelConnection.PerUser)]
     private let held = Mutex<[String: Held]>([:])
+    /// The store's record of what this node holds: a user's space, while their records are here.
+    private let holds: HeldSpaces
 
-    /// The spaces of `models`' per-user models in `store`.
-    init(store: any SessionStateStore, models: [any SharedModel]) {
+    /// The spaces of `models`' per-user models in `store`; `holds` tells a shared store which are here.
+    init(store: any SessionStateStore, models: [any SharedModel], holds: HeldSpaces) {
         self.store = store
+        self.holds = holds
         self.models = models.compactMap { model in model.connection.perUser.map { (model.name, $0) } }
     }
 
@@ -77,11 +80,13 @@ final class UserSpaces: Sendable {
         // Let go once any load under way has ended, unless a new claim came meanwhile: checked and
         // closed in one step, so a claim that comes after finds nothing loaded and loads again.
         Task {
-            _ = try? await last.value
+            let loaded = (try? await last.value) != nil
             held.withLock { held in
                 guard held[id] == nil else { return }
                 for model in models { model.connection.close(id) }
             }
+            // The load's own hold on the space: a new claim's load holds it again.
+            if loaded { holds.release(Self.space(of: id)) }
         }
     }
 
@@ -97,9 +102,16 @@ final class UserSpaces: Sendable {
     var perUserModels: [(name: String, connection: SharedModelConnection.PerUser)] { models }
 
     private func load(_ id: String, space: SessionTokenHash) async throws {
-        for model in models {
-            let storage = try await StoreRecordStorage.open(store: store, model: model.name, space: space)
-            try await model.connection.open(id, storage)
+        // Held before the records are read; let go when they are closed (``release(_:)``).
+        try await holds.acquire(space)
+        do {
+            for model in models {
+                let storage = try await StoreRecordStorage.open(store: store, model: model.name, space: space)
+                try await model.connection.open(id, storage)
+            }
+        } catch {
+            holds.release(space)
+            throw error
         }
     }
 }

@@ -12,9 +12,9 @@ enum CommitStep<Answer: Sendable, Record: SharedRecord>: Sendable {
 /// Committing: durable first, then visible, with each version's change logged beside it.
 extension SharedCollection {
     /// In the commit queue: plans a step from the record as it is (nil when there is none) and
-    /// its edit log, commits it to the storage, then shows it. A text edit (`patience` > 0) that
-    /// loses a race with another node pauses briefly, reloads the record and plans again, for as
-    /// long as its patience lasts.
+    /// its edit log, commits it to the storage, then shows it. A write (`patience` > 0: every
+    /// change, text edits included) that loses a race with another node pauses briefly, reloads
+    /// the record and plans again, for as long as its patience lasts.
     ///
     /// The change stored with the version lists an edit of every collaborative text the write
     /// changes: the plan's own edits (operations with their client ids), and for the others the

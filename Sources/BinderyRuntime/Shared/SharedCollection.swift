@@ -131,6 +131,13 @@ public final class SharedCollection<Record: SharedRecord>: SharedModel, Observab
 
     // MARK: Changing
 
+    /// How long a write waits its turn when other nodes keep committing the same record first:
+    /// each loss reloads the record and applies the change again to the newer version (a change
+    /// is a function of the current record, so nothing another node wrote is overwritten), after
+    /// a short random pause. Several users adding steps to one recipe from several nodes all get
+    /// theirs; only a record that others win for this long in a row answers "changed elsewhere".
+    static var writePatience: Duration { .seconds(5) }
+
     /// Adds the record `make` builds for a new id; answers it once it is durable.
     public func add(_ make: @escaping @Sendable (_ id: String) -> Record) async throws(SharedRecordError) -> Record {
         var record = make(makeID())
@@ -166,7 +173,8 @@ public final class SharedCollection<Record: SharedRecord>: SharedModel, Observab
     /// `by` names who deleted it (a presence name), for those who were looking at it.
     public func delete(id: String, by: String? = nil) async throws(SharedRecordError) {
         let viewer = Viewer.current
-        let result = await commit(id) { [deleteAccess] current, _ throws(SharedRecordError) -> CommitStep<Void, Record> in
+        let result = await commit(id, patience: Self.writePatience) {
+            [deleteAccess] current, _ throws(SharedRecordError) -> CommitStep<Void, Record> in
             guard let current else { throw .notFound(id: id) }
             try deleteAccess.decision(for: viewer, current).enforce(record: id)
             return .write(nil, RecordChange(by: by)) { _, _ in }
@@ -180,7 +188,7 @@ public final class SharedCollection<Record: SharedRecord>: SharedModel, Observab
     @discardableResult
     public func restore(id: String) async throws(SharedRecordError) -> Record {
         let viewer = Viewer.current
-        let result = await commit(id) { [self] current, _ throws(SharedRecordError) -> CommitStep<Record, Record> in
+        let result = await commit(id, patience: Self.writePatience) { [self] current, _ throws(SharedRecordError) -> CommitStep<Record, Record> in
             guard current == nil, let deleted = await deletedRecord(id) else { throw .notFound(id: id) }
             try deleteAccess.decision(for: viewer, deleted).enforce(record: id)
             return .write(deleted, RecordChange()) { record, _ in record ?? deleted }
@@ -192,7 +200,7 @@ public final class SharedCollection<Record: SharedRecord>: SharedModel, Observab
     private func change(
         _ id: String, _ plan: @escaping @Sendable (Record?) throws(SharedRecordError) -> Record
     ) async throws(SharedRecordError) -> Record {
-        let result = await commit(id) { current, _ throws(SharedRecordError) -> CommitStep<Record, Record> in
+        let result = await commit(id, patience: Self.writePatience) { current, _ throws(SharedRecordError) -> CommitStep<Record, Record> in
             let planned = try plan(current)
             return .write(planned, RecordChange()) { record, _ in record ?? planned }
         }
