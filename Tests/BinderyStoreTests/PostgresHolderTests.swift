@@ -108,28 +108,28 @@ struct PostgresHolderTests {
     @Test func aHoldWaitsForAWriterThatNotifiedBeforeIt() async throws {
         let (nodes, feeds, _) = try await threeNodes()
         let (a, b) = (nodes[0], nodes[1])
-        let context = PostgresStore.WriteContext(
-            policy: VersionLogPolicy(), nodeID: a.nodeID, ownChannel: a.holder.channel, logger: a.logger
-        )
         for (byte, createdByTheWriter) in [(UInt8(1), false), (2, true)] {
             let space = tokenHash(byte)
             if !createdByTheWriter { _ = try await a.createSession(space, at: t0) }
             let logger = a.logger
             let (notified, signal) = AsyncStream.makeStream(of: Void.self)
+            // One transaction: [the session's creation,] the write, then a wait before the commit.
+            a.committer.hold()
             let writer = Task {
-                try await a.committer.submit { connection in
-                    if createdByTheWriter {
-                        try await connection.query(
-                            """
-                            INSERT INTO bindery_session (token_hash, credential, created_at, last_used_at)
-                            VALUES (\(space.bytes), \(space.bytes), 0, 0)
-                            """,
-                            logger: logger
-                        )
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    if createdByTheWriter { group.addTask { _ = try await a.createSession(space, at: t0) } }
+                    await a.committer.waitUntilQueued(createdByTheWriter ? 1 : 0)
+                    group.addTask { try await a.commit([write(key(byte), expected: nil, version: 1)]) }
+                    await a.committer.waitUntilQueued(createdByTheWriter ? 2 : 1)
+                    group.addTask {
+                        try await a.committer.submit { connection in
+                            signal.yield()
+                            try await connection.query("SELECT pg_sleep(0.2)", logger: logger)
+                        }
                     }
-                    try await PostgresStore.apply(write(key(byte), expected: nil, version: 1), context: context, on: connection)
-                    signal.yield()
-                    try await connection.query("SELECT pg_sleep(0.2)", logger: logger)
+                    await a.committer.waitUntilQueued(createdByTheWriter ? 3 : 2)
+                    a.committer.release()
+                    try await group.waitForAll()
                 }
             }
             for await _ in notified { break }

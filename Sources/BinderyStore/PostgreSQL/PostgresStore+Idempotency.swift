@@ -3,35 +3,10 @@ import Logging
 import PostgresNIO
 
 /// Idempotency keys: claimed inside the writer's transaction with the writes of the request that
-/// holds them, answered after it, read by its retries on any node.
+/// holds them (by `bindery_apply_write`, see PostgresStore+WriteFunctions.swift), answered after
+/// it, read by its retries on any node. A concurrent claim of the same key by another node waits
+/// for that node's transaction, then sees its row; an expired claim is replaced.
 extension PostgresStore {
-    /// Records `claim` in the caller's transaction; refused with ``StoreError/keyClaimed(key:)``
-    /// when another execution holds the key (an expired claim is replaced). A concurrent claim of
-    /// the same key by another node waits for that node's transaction, then sees its row.
-    static func record(_ claim: IdempotencyClaim, on connection: PostgresConnection, logger: Logger) async throws {
-        let claimed = try await connection.query(
-            """
-            INSERT INTO bindery_idempotency_key AS k (session, key, fingerprint, attempt, claimed_at)
-            VALUES (\(claim.session.bytes), \(claim.key), \(claim.fingerprint), \(claim.attempt), \(claim.at.storeValue))
-            ON CONFLICT (session, key) DO UPDATE SET
-                fingerprint = excluded.fingerprint, attempt = excluded.attempt, claimed_at = excluded.claimed_at,
-                status = NULL, headers = NULL, body = NULL
-            WHERE k.claimed_at < \(claim.expiredBefore.storeValue)
-            RETURNING 1
-            """,
-            logger: logger
-        ).hasRow()
-        guard !claimed else { return }
-        let rows = try await connection.query(
-            "SELECT attempt FROM bindery_idempotency_key WHERE session = \(claim.session.bytes) AND key = \(claim.key)",
-            logger: logger
-        )
-        for try await attempt in rows.decode(Data.self) where attempt == claim.attempt {
-            return
-        }
-        throw StoreError.keyClaimed(key: claim.key)
-    }
-
     /// The record of a key claimed at `notBefore` or later.
     package func idempotencyRecord(session: SessionTokenHash, key: String, notBefore: Date) async throws -> IdempotencyRecord? {
         try await read { client in

@@ -152,6 +152,8 @@ extension PostgresStore {
                 """,
             ]
         ),
+        // A batch of view-model writes in one statement (PostgresStore+WriteFunctions.swift).
+        ("v7 batched writes", [applyWriteFunction, applyWritesFunction]),
     ]
 
     /// Opens one connection, applies the missing migrations under the advisory lock, closes it.

@@ -41,11 +41,7 @@ extension PostgresStore {
         // In key order (versions of one key in their order), whatever order the graph rendered
         // them in: nodes committing the same view models then lock their rows in the same order.
         let ordered = writes.sorted { $0.key == $1.key ? $0.version < $1.version : $0.key.precedes($1.key) }
-        try await committer.submit { connection in
-            for write in ordered {
-                try await Self.apply(write, context: context, on: connection)
-            }
-        }
+        try await committer.submit(writes: ordered, context: context)
     }
 
     /// Every version of a view model the log still holds, oldest first.
