@@ -24,6 +24,8 @@ struct MetricsHelpTests {
         metrics.storeCommit(duration: .milliseconds(2), outcome: "conflict")
         metrics.storeNotification(lag: .milliseconds(9), reloaded: false)
         metrics.storeReachable(true)
+        metrics.storeChangeReceived()
+        metrics.sessionLetGo()
         metrics.storedStatesSetAside(0)
         let text = String(decoding: metrics.exposition(liveSessions: 1, openStreams: 1), as: UTF8.self)
 

@@ -27,10 +27,14 @@ final class NoteTitlerViewModel: ViewModel {
             .integer("noteVersion") { $0.notes.record(id: "a")?.version ?? 0 },
         ],
         commands: [
-            .deferred("retitle", summary: "Commits a new title to the note.", argument: .object(["title": .string()])) { model, argument in
+            .deferred(
+                "retitle", summary: "Commits a new title to the note, as long as it is still the version shown.",
+                argument: .object(["title": .string()])
+            ) { model, argument in
                 let title = argument?.objectValue?["title"]?.stringValue ?? ""
+                let shown = model.notes.record(id: "a")?.version
                 return {
-                    try await model.notes.update(id: "a") { $0.title = title }
+                    try await model.notes.update(id: "a", expectedVersion: shown) { $0.title = title }
                     return .none
                 }
             },

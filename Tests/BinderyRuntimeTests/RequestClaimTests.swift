@@ -14,8 +14,9 @@ struct RequestClaimTests {
         expiredBefore: .distantPast, isCommand: true
     )
 
-    /// The chaos run's lost write: another node changed the recipe while this node's addStep was
-    /// on its way, so the step's commit was refused and the command failed. The versions that show
+    /// The chaos run's lost write: another node changed the recipe while this node's command was
+    /// on its way, so its commit was refused and the command failed (here a conditional change,
+    /// refused as stale: a plain one is applied again on the newer version). The versions that show
     /// the other node's change (in every session that shows the note) and the failed command's end
     /// are not the request's doing: none may claim its key.
     @Test func aCommandThatLostItsRaceWithAnotherNodeClaimsNoKeyInAnySession() async throws {

@@ -10,7 +10,8 @@ public final class NginxProxy: Sendable {
     private let process: ChildProcess
     private let prefix: String
 
-    /// Starts nginx round-robin over the nodes listening on `ports`.
+    /// Starts nginx over the nodes listening on `ports`: each session placed on one of them by the
+    /// template's consistent hash of its token, the next one taking over while it is down.
     public init(upstreams ports: [Int]) throws {
         let template = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("multinode/nginx.conf.template")

@@ -1,5 +1,6 @@
 """Two people typing into one collaborative text through nginx in front of two nodes on one
-PostgreSQL database (round robin, no affinity: each browser's requests land on both nodes), signed
+PostgreSQL database (nginx places each browser's session on a node by its token: on one node or
+on two, as the tokens fall; test_texts_and_presence_across_nodes.py types on two nodes for sure), signed
 in as the two demo accounts (Li Lei and Han Meimei), each at 10 characters per second for 20 s into
 the recipe c41's blurb (Tests/collab_typing.py). The operations each node applies are transformed
 against those the other committed, and the `edits` events of both reach both browsers: both fields

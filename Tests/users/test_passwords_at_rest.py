@@ -12,8 +12,8 @@ Idempotency-Key answers the current snapshot, without it); nodes sharing a key (
 harness gives its nodes one, as a deployment does) open it after a restart.
 
 Behind several nodes the form must sign in when its `signIn` reaches another node than the PATCH
-that typed the password (a round-robin proxy sends consecutive requests to different nodes): the
-sealed value opens there.
+that typed the password (the first node died between them, or the proxy does not place sessions):
+the sealed value opens there.
 
 Time budget: 30 s (about 8 s here: a PostgreSQL of the suite's own, a server and two nodes)."""
 
@@ -159,8 +159,9 @@ def test_the_postgresql_store_never_holds_a_typed_password(cluster_factory):
 
 @pytest.mark.postgres
 def test_the_form_signs_in_on_another_node_than_the_one_told_the_password(cluster_factory):
-    """What a browser behind nginx's round robin does: it types the password (a PATCH, on node A),
-    then presses the button (the signIn command, on node B). The password reached the store sealed
+    """What a browser whose node changes between two requests does (its node died, or a proxy
+    without placement): it types the password (a PATCH, on node A), then presses the button (the
+    signIn command, on node B). The password reached the store sealed
     only; node B, with the same sealing key, opens it and signs in."""
     one, two = cluster_factory(2, name="two-nodes").nodes
     token = new_session(one.base)

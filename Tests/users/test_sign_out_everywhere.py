@@ -101,8 +101,8 @@ ROUNDS = 16     # each about 0.6 s in a debug build (bcrypt, a recipe added)
 
 
 def test_a_session_signed_in_on_one_node_is_served_at_once_by_the_other(nodes):
-    """What a client behind a round-robin proxy does: it signs in (on one node), and its next
-    request, with the new token, lands on the other: here it adds a recipe (a write only a user may
+    """What a client behind nginx does: it signs in (on one node), and its next request, with the
+    new token, lands on the node the new token's place in the ring names, often another: here it adds a recipe (a write only a user may
     make). Every such request is answered: the sign-in's notice to the other nodes (drop what you
     hold under the old token) must not end the session the other node has just loaded under the
     new one."""

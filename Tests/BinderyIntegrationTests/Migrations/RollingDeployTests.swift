@@ -7,7 +7,9 @@ import Testing
 
 /// A rolling deploy on several nodes: one node still runs the first build (`count`, items with
 /// titles) while a new one runs the renamed build with its migration, both on one real
-/// PostgreSQL, nginx round-robin in front. Writers keep adding to the same sessions through nginx,
+/// PostgreSQL, nginx in front. Writers keep adding to the same sessions, their requests taking
+/// turns through nginx (which sends a session to the node its token hashes to) and to each node
+/// directly (as while a node restarts during the deploy, its sessions served by the other),
 /// retrying what a node refuses (503: state a newer build wrote; 409). Nothing acknowledged is
 /// lost, nothing is counted twice, and no state goes back to the first build's shape.
 ///
@@ -46,22 +48,25 @@ struct RollingDeployTests {
         let outcomes = try await withThrowingTaskGroup(of: [Int: Int].self) { group in
             for token in tokens {
                 group.addTask {
-                    let client = HTTPTestClient(port: nginx.port, token: token)
+                    // Through nginx, to the new node, to the old one: every session reaches both.
+                    let clients = [nginx.port, new.port, old.port].map { HTTPTestClient(port: $0, token: token) }
+                    var sent = 0
                     var statuses: [Int: Int] = [:]
                     for add in 0..<adds {
                         // One key per add: a retry after a refusal runs it at most once.
                         let key = "add-\(token.prefix(8))-\(add)"
                         var status = 0
                         for _ in 0..<100 where status != 200 {
-                            status = try await client.request(
+                            status = try await clients[sent % clients.count].request(
                                 "POST", "/api/views/tally/commands/add", headers: ["Idempotency-Key": key]
                             ).status
+                            sent += 1
                             statuses[status, default: 0] += 1
                             // A client waits before it retries (the 503 says 2 s; a test need not).
                             if status != 200 { try await Task.sleep(for: .milliseconds(100)) }
                         }
                         #expect(status == 200, "add \(add) was acknowledged: \(statuses)")
-                        _ = try await client.request("GET", "/api/views/tally")
+                        _ = try await clients[0].request("GET", "/api/views/tally")
                     }
                     return statuses
                 }
@@ -69,8 +74,8 @@ struct RollingDeployTests {
             return try await group.reduce(into: [Int: Int]()) { total, statuses in total.merge(statuses, uniquingKeysWith: +) }
         }
         #expect(Set(outcomes.keys).isSubset(of: [200, 409, 503]), "only acknowledgements and refusals: \(outcomes)")
-        // Round robin sends about every other request to the old node, which refuses what the new
-        // one has migrated (it can neither read it nor write over it).
+        // Every third request goes to the old node, which refuses what the new one has migrated
+        // (it can neither read it nor write over it).
         #expect(outcomes[503, default: 0] > 0, "the old node refused the migrated state: \(outcomes)")
         // The old node leaves, as the last step of the deploy; the new one holds every write.
         await old.shutdown()
