@@ -219,3 +219,20 @@ def test_the_rolling_load_passes_on_one_sqlite_node_behind_nginx(cluster_factory
     rolled = roll(cluster, victim_index=0)
     check_sessions(rolled)
     print(f"\n{check_acknowledged(rolled)}\n{check_watchers(rolled)}")
+
+
+def test_adding_a_node_moves_only_the_sessions_the_ring_gives_it():
+    """nginx's ring (nginx_ring.py, checked against nginx above): a fourth node takes about a
+    quarter of 4,000 sessions, every one of them from the three others, and no session moves
+    between the three; removing it gives each back to the node that had it."""
+    three = Ring([f"127.0.0.1:{18081 + i}" for i in range(3)])
+    four = Ring([f"127.0.0.1:{18081 + i}" for i in range(4)])
+    keys = [f"token-{i:05d}" for i in range(4000)]
+    moved = [key for key in keys if three.owner(key) != four.owner(key)]
+    assert all(four.owner(key) == "127.0.0.1:18084" for key in moved), "a session moved between the old nodes"
+    share = len(moved) / len(keys)
+    assert 0.15 <= share <= 0.35, f"the new node took {share:.0%} of the sessions, expected about 25 %"
+    # While a node is down nginx passes its sessions to the next node of the ring (owners()[1]):
+    # spread over the others, not all onto one.
+    fallbacks = {three.owners(key)[1] for key in keys if three.owner(key) == "127.0.0.1:18081"}
+    assert fallbacks == {"127.0.0.1:18082", "127.0.0.1:18083"}, fallbacks
