@@ -134,7 +134,7 @@ public final class SharedCollection<Record: SharedRecord>: SharedModel, Observab
     /// How long a write waits its turn when other nodes keep committing the same record first:
     /// each loss reloads the record and applies the change again to the newer version (a change
     /// is a function of the current record, so nothing another node wrote is overwritten), after
-    /// a short random pause. Several users adding steps to one recipe from several nodes all get
+    /// a short random pause. Several users adding to one list in a record from several nodes all get
     /// theirs; only a record that others win for this long in a row answers "changed elsewhere".
     static var writePatience: Duration { .seconds(5) }
 
