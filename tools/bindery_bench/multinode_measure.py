@@ -1,6 +1,7 @@
 """What bench-multinode measures around a window: the CPU of every part (nodes, PostgreSQL's tree,
-nginx's, this client, the rest of the machine, the hypervisor's steal), each node's notifications
-from /metrics, PostgreSQL's committed transactions and LISTEN connections."""
+nginx's, this client, the rest of the machine, the hypervisor's steal), each node's counters from
+/metrics (notifications, deferred, changes the store announced to it, sessions let go, requests it
+served), PostgreSQL's committed transactions and LISTEN connections."""
 
 from __future__ import annotations
 
@@ -55,16 +56,41 @@ class Usage:
 
 # ------------------------------------------------------------------------------ /metrics, pg stats
 
-def metric(base, name):
+def scrape(base):
     with urllib.request.urlopen(f"{base}/metrics", timeout=5) as response:
-        text = response.read().decode()
-    match = re.search(rf"^{name}(?:{{[^}}]*}})? ([0-9.eE+-]+)$", text, re.M)
+        return response.read().decode()
+
+
+def metric(base, name, text=None):
+    """An unlabelled counter (or the first series of a labelled one); 0 before its first count."""
+    match = re.search(rf"^{name}(?:{{[^}}]*}})? ([0-9.eE+-]+)$", scrape(base) if text is None else text, re.M)
     return float(match.group(1)) if match else 0.0
 
 
+NOT_SERVED = ('"/metrics"', '"/healthz"', '"/readyz"')
+
+
+def served(text):
+    """Requests a node answered (bindery_http_requests_total over every label), its probes excluded."""
+    return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+               if line.startswith("bindery_http_requests_total{") and not any(r in line for r in NOT_SERVED))
+
+
+COUNTERS = ("notified", "deferred", "received", "let_go", "requests")
+
+
+def counters(node):
+    """(notifications, deferred, changes received, sessions let go, requests served) of a node."""
+    text = scrape(node.base)
+    return (metric(None, "bindery_store_notifications_total", text),
+            metric(None, "bindery_store_notifications_deferred_total", text),
+            metric(None, "bindery_store_changes_received_total", text),
+            metric(None, "bindery_sessions_let_go_total", text), served(text))
+
+
 def notifications(cluster):
-    return [(metric(n.base, "bindery_store_notifications_total"),
-             metric(n.base, "bindery_store_notifications_deferred_total")) for n in cluster.nodes]
+    """counters() of every node: index 0 and 1 are the notifications and deferred ones."""
+    return [counters(n) for n in cluster.nodes]
 
 
 def commits(postgres, database):
@@ -81,6 +107,9 @@ def listeners(postgres, database):
                              f"'{database}' AND application_name LIKE 'bindery-listen-%'")[0][0])
 
 
+STATS_WAIT = 1.0   # s after a window before PostgreSQL's transactions are read again (0 in --smoke)
+
+
 def measured(cluster, postgres, database, window):
     """Runs `window()` between two samples; the counters are read outside the window."""
     notes, xacts = notifications(cluster), commits(postgres, database)
@@ -88,8 +117,16 @@ def measured(cluster, postgres, database, window):
     result = window()
     b = Sample(cluster, postgres)
     notes_after, xacts_after = notifications(cluster), commits(postgres, database)
-    # pg_stat_database is updated when a backend reports (at most every 0.5 s in PostgreSQL 15): wait.
-    time.sleep(1.0)
-    xacts_after = commits(postgres, database)
-    delta = [(n2 - n1, d2 - d1) for (n1, d1), (n2, d2) in zip(notes, notes_after)]
+    # pg_stat_database is updated when a backend reports (at most every 0.5 s in PostgreSQL 15): wait
+    # (not in a smoke run, whose figures mean nothing).
+    if postgres and STATS_WAIT:
+        time.sleep(STATS_WAIT)
+        xacts_after = commits(postgres, database)
+    # Per node: (notified, deferred, received, let go, requests served), as COUNTERS names them.
+    delta = [tuple(y - x for x, y in zip(before, after)) for before, after in zip(notes, notes_after)]
     return result, Usage(a, b), delta, xacts_after - xacts
+
+
+def above_idle(usage, idle):
+    """Each node's CPU seconds in `usage` above its own rate in the `idle` window."""
+    return [used - rest / idle.elapsed * usage.elapsed for used, rest in zip(usage.nodes, idle.nodes)]

@@ -1,6 +1,8 @@
-"""The phases of bench-multinode on a started cluster: writes through nginx, the notification phase
-(writers on node 1, the other nodes following, holding or never seeing the sessions) and the
-notify-to-push lag from node 1 to the last node."""
+"""The phases of bench-multinode on a started cluster: the idle window, writes through nginx (each
+session on the node nginx's ring gives it), writes through nginx to sessions all owned by node 1
+(the others' CPU), the notification phase (writers on node 1 directly, the other nodes following,
+holding or never seeing the sessions) and the notify-to-push lag from node 1 to the last node.
+The shared recipe and the failover: multinode_shared.py, multinode_failover.py."""
 
 from __future__ import annotations
 
@@ -13,6 +15,39 @@ from .multinode_measure import listeners, measured
 # Tests/multinode's cluster and clients, shared with the multi-node tests.
 sys.path[:0] = [str(REPO / "Tests"), str(REPO / "Tests/multinode")]
 from multinode_client import IfMatchWriter, Watcher, call, etag_version, expect, new_session  # noqa: E402
+from nginx_ring import Ring  # noqa: E402
+
+
+def address(node):
+    return f"127.0.0.1:{node.port}"
+
+
+def ring(cluster):
+    """nginx's consistent-hash ring of the cluster's nodes (Tests/multinode/nginx_ring.py)."""
+    return Ring([address(n) for n in cluster.nodes])
+
+
+def idle(cfg, cluster, postgres, database):
+    """The CPU of every part with nothing to do, for cfg.idle_seconds (each node's idle rate)."""
+    return measured(cluster, postgres, database, lambda: time.sleep(cfg.idle_seconds))[1]
+
+
+def settle(cfg, cluster, tokens):
+    """Sessions made through nginx are made on any node (a first request has no key: nginx places
+    it by $request_id) and then belong to the node the ring gives their token. Once the maker's
+    copy has gone unused for over a second, a short burst of writes through nginx tells the maker
+    once and it lets go (after 1 s unused: SessionRegistry): the window after this sees the steady
+    state. cfg.let_go_wait: 1.2 s (0.2 in a smoke run: the makers may still hold). One node: nothing."""
+    if len(cluster.nodes) < 2:
+        return
+    time.sleep(cfg.let_go_wait)
+    warm = [IfMatchWriter(cluster.base, t, f"warm{i}", pause=0.05) for i, t in enumerate(tokens)]
+    for w in warm:
+        w.start()
+    time.sleep(0.5)
+    for w in warm:
+        w.stop()
+    time.sleep(0.3)
 
 
 def write_for(cfg, writers):
@@ -28,9 +63,30 @@ def write_for(cfg, writers):
 
 
 def writes(cfg, cluster, postgres, database):
+    """BENCH_WRITERS sessions made through nginx, each written by one writer through nginx (so on
+    its owner): (result, usage, counters' deltas, PostgreSQL transactions, LISTEN connections)."""
     tokens = [new_session(cluster.base) for _ in range(cfg.writers)]
+    settle(cfg, cluster, tokens)
     writers = [IfMatchWriter(cluster.base, t, f"b{i}", pause=0) for i, t in enumerate(tokens)]
     return (*measured(cluster, postgres, database, lambda: write_for(cfg, writers)), listeners(postgres, database))
+
+
+def owned(cfg, cluster, postgres, database):
+    """The writes phase with every session owned by node 1 (sessions made through nginx until the
+    ring gives BENCH_WRITERS of them to node 1): the other nodes serve none of their requests, so
+    whatever CPU they spend above idle is what a private write costs the nodes that do not own it."""
+    home, placing = address(cluster.nodes[0]), ring(cluster)
+    tokens, made = [], 0
+    while len(tokens) < cfg.writers:
+        made += 1
+        if made > 40 * cfg.writers * len(cluster.nodes):
+            raise RuntimeError(f"{made} sessions made, {len(tokens)} placed on node 1 by the ring")
+        token = new_session(cluster.base)
+        if placing.owner(token) == home:
+            tokens.append(token)
+    settle(cfg, cluster, tokens)
+    writers = [IfMatchWriter(cluster.base, t, f"o{i}", pause=0) for i, t in enumerate(tokens)]
+    return measured(cluster, postgres, database, lambda: write_for(cfg, writers))
 
 
 def roles(cfg, count):
