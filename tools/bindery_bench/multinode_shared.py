@@ -86,8 +86,16 @@ def shared(cfg, cluster, postgres, database):
     elapsed, usage, delta, xacts = measured(cluster, postgres, database, window)
     tries = {name: t for w in writers for name, t in w.tries.items()}
     given_up = [name for w in writers for name in w.given_up]
-    steps = expect(call(cluster.base, "GET", EDIT, tokens[0]), 200).json()["outputs"]["steps"]
-    names = Counter(s["inputs"]["name"] for s in steps if s["inputs"]["name"].startswith(run))
+    # The reading node shows another node's last commits once their notification arrived (within
+    # milliseconds): read until every acknowledged step is there, for at most 2 s, before
+    # counting one as lost.
+    deadline = time.monotonic() + 2
+    while True:
+        steps = expect(call(cluster.base, "GET", EDIT, tokens[0]), 200).json()["outputs"]["steps"]
+        names = Counter(s["inputs"]["name"] for s in steps if s["inputs"]["name"].startswith(run))
+        if all(names[name] for name in tries) or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
     result = {
         "steps": len(tries), "elapsed": elapsed, "tries": Counter(tries.values()),
         "refused": sum((w.refused for w in writers), Counter()), "given_up": len(given_up),
