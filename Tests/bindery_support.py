@@ -13,6 +13,7 @@ import subprocess
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
@@ -84,9 +85,17 @@ def stop_process(process: subprocess.Popen | None) -> None:
 
 def chrome_driver():
     """A headless Debian Chromium driven by chromedriver (Selenium), 1280×900, English: the one
-    place that knows how the browser tests start a browser. The caller quits it."""
+    place that knows how the browser tests start a browser. The caller quits it (or gives it back
+    to the `BrowserPool` it came from). `driver.origins` collects the origins it was sent to with
+    `get`, for `reset_browser` to clear."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
+
+    class Chrome(webdriver.Chrome):
+        def get(self, url: str) -> None:
+            if url.startswith("http"):
+                self.origins.add(_origin(url))
+            super().get(url)
 
     options = webdriver.ChromeOptions()
     options.binary_location = os.environ.get("CHROME_BIN", "/usr/bin/chromium")
@@ -94,16 +103,142 @@ def chrome_driver():
                 "--window-size=1280,900", "--lang=en-US"):
         options.add_argument(arg)
     service = Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
-    driver = webdriver.Chrome(service=service, options=options)
+    driver = Chrome(service=service, options=options)
+    driver.origins = set()
     driver.set_page_load_timeout(30)
+    driver.fresh = _looks(driver)  # what reset_browser checks a reused browser against
     return driver
 
 
+def _origin(url: str) -> str:
+    parts = urllib.parse.urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+# What a tab of a fresh browser shows of its settings; a reset browser must show the same.
+_LOOKS = ("return [innerWidth, innerHeight, outerWidth, outerHeight, devicePixelRatio, navigator.userAgent,"
+          " navigator.language, navigator.onLine, matchMedia('(prefers-color-scheme: dark)').matches,"
+          " document.hasFocus(), document.visibilityState]")
+
+
+def _looks(driver) -> list:
+    return driver.execute_script(_LOOKS)
+
+
+def reset_browser(driver) -> None:
+    """Makes a used browser what `chrome_driver()` starts, or raises (the caller then quits it).
+
+    The test's pages go as a user's would (their tabs close: `pagehide`, so presence says goodbye
+    and the tab leader lets go), in a new blank tab that is then the only one: a new tab has no
+    sessionStorage, no history and none of the DevTools overrides the tests set on theirs (network
+    conditions, offline, blocked URLs, device metrics, emulated media, scripts on new documents:
+    they belong to a tab's DevTools session). What is the browser's, not a tab's, is cleared: every
+    cookie (cookies are per host, not per port, and every test server is 127.0.0.1), the HTTP
+    cache, and each visited origin's storage (localStorage, IndexedDB, Cache Storage, service
+    workers…); the window gets its first size back and the tab the focus. Last, the tab is checked
+    against what the fresh browser showed (sizes, user agent, language, online, colour scheme,
+    focus) and the cookies are counted."""
+    from selenium.common.exceptions import NoAlertPresentException
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    origins = set(driver.origins)
+    old = driver.window_handles
+    for handle in old:  # the origins reached by links and scripts too
+        driver.switch_to.window(handle)
+        with contextlib.suppress(NoAlertPresentException):
+            driver.switch_to.alert.dismiss()  # a dialog left open blocks the tab's other commands
+        history = driver.execute_cdp_cmd("Page.getNavigationHistory", {})
+        origins |= {_origin(entry["url"]) for entry in history["entries"] if entry["url"].startswith("http")}
+    driver.switch_to.new_window("tab")
+    fresh = driver.current_window_handle
+    for handle in old:
+        driver.switch_to.window(handle)
+        driver.close()
+    driver.switch_to.window(fresh)
+    if driver.window_handles != [fresh]:
+        raise RuntimeError("a tab would not close (a beforeunload prompt?)")
+    driver.execute_cdp_cmd("Page.bringToFront", {})  # a new tab is visible but has no focus: a first tab has
+    ActionChains(driver).reset_actions()  # no key or button the test's actions left pressed
+    driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    driver.execute_cdp_cmd("Network.clearBrowserCache", {})
+    for origin in origins:
+        driver.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+    driver.origins.clear()
+    driver.set_window_size(*driver.fresh[2:4])  # the window is not the tab's: a test's set_window_size stays
+    looks = _looks(driver)
+    if looks != driver.fresh:
+        raise RuntimeError(f"the reset browser shows {looks}, a fresh one {driver.fresh}")
+    if driver.execute_cdp_cmd("Network.getAllCookies", {})["cookies"]:
+        raise RuntimeError("cookies left after Network.clearBrowserCookies")
+
+
+def _quit(driver) -> None:
+    with contextlib.suppress(Exception):
+        driver.quit()
+
+
+class BrowserPool:
+    """The browsers of one pytest process (one pytest-xdist worker): starting Chromium costs about
+    0.8 s of CPU, a reset a small part of it. A test takes a browser (reused when one is idle, else
+    started) and gives it back at its end, when `reset_browser` makes it a fresh one again; one that
+    cannot be reset (crashed, hung, a tab that would not close) is quit, and the next test gets a
+    new one. Tests that need several browsers at once take several: idle browsers are kept up to
+    `keep` (the most a test takes: `driver` and `two_browsers`), so they do not start each time
+    either."""
+
+    def __init__(self, keep: int = 3):
+        self.keep = keep
+        self.idle: list = []
+        self.started = self.reused = self.discarded = 0
+
+    def take(self):
+        while self.idle:
+            driver = self.idle.pop()
+            try:
+                driver.window_handles  # alive?
+            except Exception:
+                _quit(driver)
+                self.discarded += 1
+                continue
+            self.reused += 1
+            return driver
+        self.started += 1
+        return chrome_driver()
+
+    def give_back(self, driver) -> None:
+        try:
+            reset_browser(driver)
+        except Exception as error:
+            print(f"BrowserPool: a browser could not be reset, quit: {error!r}"[:500])
+            _quit(driver)
+            self.discarded += 1
+            return
+        if len(self.idle) < self.keep:
+            self.idle.append(driver)
+        else:
+            _quit(driver)
+
+    def close(self) -> None:
+        while self.idle:
+            _quit(self.idle.pop())
+
+
 @contextlib.contextmanager
-def browsers(count: int):
-    """`count` headless browsers (each its own session: another user), closed at the end the way
-    a user leaves: each loads `about:blank` first, so its pages' `pagehide` says goodbye (presence
+def browsers(count: int, pool: BrowserPool | None = None):
+    """`count` headless browsers (each its own session: another user), from `pool` (fresh ones
+    reused, given back and reset at the end), else started here and closed at the end the way a
+    user leaves: each loads `about:blank` first, so its pages' `pagehide` says goodbye (presence
     is gone at once instead of after 30 s)."""
+    if pool is not None:
+        drivers = []
+        try:
+            for _ in range(count):
+                drivers.append(pool.take())
+            yield drivers
+        finally:
+            for driver in drivers:
+                pool.give_back(driver)
+        return
     drivers = [chrome_driver() for _ in range(count)]
     try:
         yield drivers

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from answer_gateway import Gateway
-from bindery_support import browsers, chrome_driver
+from bindery_support import browsers
 
 REPO = Path(__file__).resolve().parents[2]
 PUBLIC_DIR = REPO / "Public"
@@ -223,16 +223,11 @@ def upstream(base_url):
 
 
 @pytest.fixture
-def driver():
-    drv = chrome_driver()
-    try:
+def driver(browser_pool):
+    """The test's browser, from the worker's pool: as fresh as a new one, given back at the end
+    (its pages closed as a user's would be, so presence says goodbye; then reset: reset_browser)."""
+    with browsers(1, browser_pool) as (drv,):
         yield drv
-    finally:
-        try:
-            drv.get("about:blank")  # the page goes as a user's would (pagehide: presence says goodbye)
-        except Exception:
-            pass
-        drv.quit()
 
 
 @pytest.fixture
@@ -247,14 +242,14 @@ def screenshot(driver):
 
 
 @pytest.fixture
-def other():
-    """A second browser: another session, so another user (leaves with `about:blank`)."""
-    with browsers(1) as (second,):
+def other(browser_pool):
+    """A second browser: another session, so another user (from the pool, as `driver`)."""
+    with browsers(1, browser_pool) as (second,):
         yield second
 
 
 @pytest.fixture
-def two_browsers():
-    """Two more browsers, two more users."""
-    with browsers(2) as drivers:
+def two_browsers(browser_pool):
+    """Two more browsers, two more users (from the pool, as `driver`)."""
+    with browsers(2, browser_pool) as drivers:
         yield drivers

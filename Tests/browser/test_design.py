@@ -11,18 +11,15 @@ import pytest
 
 from accessibility import audit, blocking, describe
 from pages import DESKTOP, all_css, css, open_screen, path_of, set_viewport, settled, wait
-from bindery_support import chrome_driver
+from bindery_support import browsers
 from test_accessibility import a_recipe, screens, visit
 
 
 @pytest.fixture(scope="module")
-def driver():
+def driver(browser_pool):
     """One browser for the module (each test sets its viewport and scheme): under 40 s in all."""
-    drv = chrome_driver()
-    try:
+    with browsers(1, browser_pool) as (drv,):
         yield drv
-    finally:
-        drv.quit()
 
 
 def scheme(driver, value):

@@ -1,7 +1,7 @@
 """Fixtures of the TodoMVC suite: Examples/Todos served by its own executable (`TodosServer`,
 built at Examples/Todos with the repository's scratch path: .build/debug/TodosServer, or env
 BINDERY_TODOS_BIN) on a free loopback port, its store a SQLite file and its accounts file in a
-temporary directory, and headless Chromium (bindery_support.chrome_driver).
+temporary directory, and headless Chromium (from the worker's `browser_pool`, Tests/conftest.py).
 
 Time budget: 120 s for the suite on a 2-core machine (about 50 s measured; 65 s with the machine
 busy). Each module shares one server and one browser signed in as ada, and each test starts from
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from bindery_support import chrome_driver, sign_in_browser
+from bindery_support import browsers, sign_in_browser
 from todos_server import ADA, GRACE, TodosServer
 from todomvc_page import TodoPage
 
@@ -46,14 +46,11 @@ def own_server(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def ada_browser(server):
-    """The module's browser, signed in as ada."""
-    driver = chrome_driver()
-    try:
+def ada_browser(server, browser_pool):
+    """The module's browser (from the worker's pool, reset when given back), signed in as ada."""
+    with browsers(1, browser_pool) as (driver,):
         sign_in_browser(driver, server.base, ADA)
         yield driver
-    finally:
-        driver.quit()
 
 
 @pytest.fixture(scope="module")

@@ -33,8 +33,8 @@ def assert_everything_kept(server, page: TodoPage) -> None:
     assert server.api(ADA).titles() == [("milk", False), ("eggs", True), ("bread and butter", False)]
 
 
-def test_a_restart_keeps_every_edit(own_server):
-    with browsers(1) as (driver,):
+def test_a_restart_keeps_every_edit(own_server, browser_pool):
+    with browsers(1, browser_pool) as (driver,):
         sign_in_browser(driver, own_server.base, ADA)
         page = TodoPage(driver, own_server.base)
         page.open()
@@ -47,8 +47,8 @@ def test_a_restart_keeps_every_edit(own_server):
         assert_everything_kept(own_server, page)
 
 
-def test_a_kill_9_keeps_every_edit(own_server):
-    with browsers(1) as (driver,):
+def test_a_kill_9_keeps_every_edit(own_server, browser_pool):
+    with browsers(1, browser_pool) as (driver,):
         sign_in_browser(driver, own_server.base, ADA)
         page = TodoPage(driver, own_server.base)
         page.open()

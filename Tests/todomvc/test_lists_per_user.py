@@ -12,8 +12,9 @@ from todomvc_page import TodoPage, wait
 from todos_server import ADA, GRACE
 
 
-def test_an_anonymous_visitor_signs_in_first_then_sees_the_list(server):
-    with browsers(1) as (driver,):
+def test_an_anonymous_visitor_signs_in_first_then_sees_the_list(server, browser_pool):
+    server.api(GRACE).empty_list()  # the module's server: another test may have added to grace's list
+    with browsers(1, browser_pool) as (driver,):
         driver.get(server.base + "/todos")
         wait(driver, lambda: driver.execute_script("return location.pathname") == "/sign-in")
         driver.find_element(By.CSS_SELECTOR, ".sign-in-username").send_keys(GRACE.phone)
@@ -26,8 +27,8 @@ def test_an_anonymous_visitor_signs_in_first_then_sees_the_list(server):
         assert page.titles() == ["Grace's first"]
 
 
-def test_two_browsers_of_one_user_follow_each_other(todos, server):
-    with browsers(1) as (driver,):
+def test_two_browsers_of_one_user_follow_each_other(todos, server, browser_pool):
+    with browsers(1, browser_pool) as (driver,):
         sign_in_browser(driver, server.base, ADA)
         other = TodoPage(driver, server.base)
         other.open()
@@ -45,8 +46,8 @@ def test_two_browsers_of_one_user_follow_each_other(todos, server):
         assert todos.titles() == ["from the phone"] and todos.selected_filter() == "All"
 
 
-def test_two_users_see_only_their_own_lists(todos, server):
-    with browsers(1) as (driver,):
+def test_two_users_see_only_their_own_lists(todos, server, browser_pool):
+    with browsers(1, browser_pool) as (driver,):
         sign_in_browser(driver, server.base, GRACE)
         grace = TodoPage(driver, server.base)
         grace.open()
